@@ -1,0 +1,38 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+/** Every workspace package runs from source: no build is needed to test. */
+const alias = Object.fromEntries(
+  ['core', 'ai-sdk', 'langchain', 'mastra'].map((name) => [
+    `@compaction/${name}`,
+    fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
+  ]),
+);
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'core', root: './packages/core', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'ai-sdk', root: './packages/ai-sdk', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'langchain', root: './packages/langchain', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'mastra', root: './packages/mastra', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'demo', root: './apps/demo', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+      },
+    ],
+  },
+  resolve: { alias },
+});
