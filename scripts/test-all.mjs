@@ -12,7 +12,7 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const resultsFile = join(root, '.vitest-results.json');
 
 const steps = [
-  ['lint', 'biome', ['ci', '.']],
+  ['lint', 'biome', ['ci', '--colors=off', '.']],
   ['typecheck', 'turbo', ['run', 'typecheck', '--output-logs=errors-only']],
   ['unit tests', 'vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`]],
   ['build', 'turbo', ['run', 'build', '--output-logs=errors-only']],
