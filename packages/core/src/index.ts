@@ -1,2 +1,11 @@
-export { heuristicCounter } from './tokens/heuristic-counter.js';
-export type { TokenCounter } from './tokens/token-counter.js';
+export * from './compaction/index.js';
+export * from './errors/index.js';
+export * from './import/index.js';
+export * from './messages/index.js';
+export * from './models/index.js';
+export * from './overflow/index.js';
+export * from './session/index.js';
+export * from './settings/index.js';
+export * from './store/index.js';
+export * from './summarize/index.js';
+export * from './tokens/index.js';

@@ -1,0 +1,274 @@
+import { CompactionError } from '../errors/compaction-error.js';
+import type { Message } from '../messages/types.js';
+import { getContextWindow } from '../models/index.js';
+import type { CompactionResult, CompactionTrigger } from '../session/types.js';
+import {
+  type CompactionSettings,
+  type ResolvedSettings,
+  resolveSettings,
+  triggerTokens,
+} from '../settings/compaction-settings.js';
+import {
+  extractFileOperations,
+  type FileToolMap,
+  mergeFileOperations,
+  structuredSummarizer,
+  truncateSummarizer,
+} from '../summarize/index.js';
+import type { FileOperations, Summarizer, SummarizeRequest } from '../summarize/types.js';
+import { countMessageTokens, createTokenCache, tiktokenCounter } from '../tokens/index.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import { buildContext } from './build-context.js';
+import { COMPACTION_STATE_SCHEMA, type CompactionState, type CompactionStrategy } from './compaction-state.js';
+import { type CompactionPlan, prepareCompaction } from './prepare-compaction.js';
+
+export type CompactOptions = {
+  /** The state of the previous compaction; its summary is updated, not redone. */
+  previous?: CompactionState | undefined;
+  /**
+   * Makes the summary. Whatever it is, the chain falls back to the structured
+   * and then the truncate summarizer when it throws.
+   * @default structuredSummarizer()
+   */
+  summarizer?: Summarizer | undefined;
+  /** @default DEFAULT_COMPACTION_SETTINGS */
+  settings?: Partial<CompactionSettings> | ResolvedSettings | undefined;
+  /** Model id, for the context window when `settings.contextWindow` is not set. */
+  model?: string | undefined;
+  /** @default tiktokenCounter('o200k_base') */
+  counter?: TokenCounter | undefined;
+  /** Tokens of one message; defaults to a cache over `counter`. */
+  countTokens?: ((message: Message) => number) | undefined;
+  /** Focus for the summary, e.g. "focus on the parser bug". */
+  instructions?: string | undefined;
+  signal?: AbortSignal | undefined;
+  /** Emergency mode: forced cut, no prune-only shortcut. @default false */
+  force?: boolean | undefined;
+  /** Overrides `settings.keepRecentTokens` for this compaction. */
+  keepRecentTokens?: number | undefined;
+  /** Context tokens before compaction; measured when omitted. */
+  tokensBefore?: number | undefined;
+  /** A precomputed plan (from `prepareCompaction`). */
+  plan?: CompactionPlan | undefined;
+  /** Which tools read or modify files, on top of the default map. */
+  fileToolMap?: FileToolMap | undefined;
+  /** Recorded in the result. @default 'manual' */
+  trigger?: CompactionTrigger | undefined;
+  /** Clock, for tests. @default () => new Date() */
+  now?: (() => Date) | undefined;
+};
+
+/** The summarizers to try in order: the given one, then structured, then truncate. */
+export function fallbackChain(summarizer: Summarizer | undefined): Summarizer[] {
+  const chain: Summarizer[] = [];
+  for (const candidate of [summarizer, structuredSummarizer(), truncateSummarizer()]) {
+    if (candidate && !chain.some((existing) => existing.name === candidate.name)) chain.push(candidate);
+  }
+  return chain;
+}
+
+/**
+ * Tokens of the context built from `history` and `state`. Messages taken from
+ * the history as they are use `countTokens` (usually an id cache); messages the
+ * context builder made or changed (summary, pruned outputs, repairs) are
+ * counted afresh with `counter`.
+ */
+export function contextTokens(
+  history: readonly Message[],
+  state: CompactionState | undefined,
+  countTokens: (message: Message) => number,
+  counter: TokenCounter,
+): number {
+  const originals = new Set(history);
+  let total = 0;
+  for (const message of buildContext(history, state)) {
+    total += originals.has(message) ? countTokens(message) : countMessageTokens(message, counter);
+  }
+  return total;
+}
+
+/**
+ * Compacts `messages` (the display history, which is not modified). Runs the
+ * cheap pre-pass first (clear old tool outputs; enough when it alone brings the
+ * context under the trigger), then summarizes: a split turn gets two summaries
+ * requested in parallel; with a previous state the summarizer updates the
+ * previous summary with only the newly summarized messages. Each summary goes
+ * through the fallback chain (the given summarizer → structured → truncate). Returns undefined when there is nothing to compact.
+ */
+export async function compact(
+  messages: readonly Message[],
+  options: CompactOptions = {},
+): Promise<CompactionResult | undefined> {
+  const { previous } = options;
+  const settings =
+    options.settings && 'contextWindow' in options.settings && typeof options.settings.contextWindow === 'number'
+      ? resolveSettings(options.settings, options.settings.contextWindow)
+      : resolveSettings(options.settings, getContextWindow(options.model));
+  const counter = options.counter ?? tiktokenCounter();
+  const countTokens = options.countTokens ?? createTokenCache(counter).count;
+  const summarizers = fallbackChain(options.summarizer);
+  const extract = (list: readonly Message[]) => extractFileOperations(list, options.fileToolMap);
+  const trigger = options.trigger ?? 'manual';
+  const plan =
+    options.plan ??
+    prepareCompaction(messages, previous, settings, {
+      countTokens,
+      force: options.force ?? false,
+      ...(options.keepRecentTokens !== undefined ? { keepRecentTokens: options.keepRecentTokens } : {}),
+    });
+  if (!plan) return undefined;
+  const tokensBefore = options.tokensBefore ?? contextTokens(messages, previous, countTokens, counter);
+  const createdAt = (options.now ?? (() => new Date()))().toISOString();
+  const previousFileOps = previous?.fileOps ?? { read: [], modified: [] };
+  const version = (previous?.version ?? 0) + 1;
+
+  if (settings.pruneToolOutputs && !options.force && !options.instructions && plan.prunableToolCallIds.length > 0) {
+    const pruned = pruneOnly(messages, plan, previous, settings, countTokens, counter, {
+      version,
+      createdAt,
+      tokensBefore,
+      previousFileOps,
+    });
+    if (pruned) return { ...pruned, trigger };
+  }
+
+  const summarized = [...plan.historyMessages, ...plan.turnPrefixMessages];
+  const fileOps = mergeFileOperations(previousFileOps, extract(summarized));
+  const fallbacks: { strategy: string; error: string }[] = [];
+  const base = {
+    fileOps,
+    counter,
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+    ...(plan.lastUserRequest !== undefined ? { lastUserRequest: plan.lastUserRequest } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  const historyRequest: SummarizeRequest | undefined =
+    plan.historyMessages.length > 0 || plan.previousSummary === undefined
+      ? {
+          ...base,
+          kind: 'history',
+          messages: plan.historyMessages,
+          ...(plan.previousSummary !== undefined ? { previousSummary: plan.previousSummary } : {}),
+          replacedTokens: sumTokens(plan.historyMessages, countTokens) + (plan.previousSummary ? counter.countText(plan.previousSummary) : 0),
+        }
+      : undefined;
+  const prefixRequest: SummarizeRequest | undefined = plan.isSplitTurn
+    ? { ...base, kind: 'turn-prefix', messages: plan.turnPrefixMessages, replacedTokens: sumTokens(plan.turnPrefixMessages, countTokens) }
+    : undefined;
+
+  const [historyResult, prefixResult] = await Promise.all([
+    historyRequest ? summarizeWithFallback(summarizers, historyRequest, fallbacks) : undefined,
+    prefixRequest ? summarizeWithFallback(summarizers, prefixRequest, fallbacks) : undefined,
+  ]);
+  const parts: string[] = [];
+  const historySummary = historyResult?.text ?? plan.previousSummary;
+  if (historySummary) parts.push(historySummary);
+  if (prefixResult) parts.push(`## Current turn so far\n\n${prefixResult.text}`);
+  const strategy = worstStrategy(summarizers, [historyResult?.strategy, prefixResult?.strategy]);
+
+  const state: CompactionState = {
+    schema: COMPACTION_STATE_SCHEMA,
+    version,
+    summary: parts.join('\n\n'),
+    firstKeptMessageId: messages[plan.firstKeptIndex]!.id,
+    summarizedRange: { fromIndex: 0, toIndex: plan.firstKeptIndex - 1, messageCount: plan.firstKeptIndex },
+    prunedToolCallIds: (previous?.prunedToolCallIds ?? []).filter((id) => keptHasToolCall(plan.keptMessages, id)),
+    fileOps,
+    tokensBefore,
+    tokensAfter: 0,
+    strategy,
+    createdAt,
+  };
+  state.tokensAfter = contextTokens(messages, state, countTokens, counter);
+  return {
+    state,
+    tokensBefore,
+    tokensAfter: state.tokensAfter,
+    messagesSummarized: plan.firstKeptIndex - plan.startIndex,
+    strategy,
+    isSplitTurn: plan.isSplitTurn,
+    fallbacks,
+    trigger,
+  };
+}
+
+function pruneOnly(
+  messages: readonly Message[],
+  plan: CompactionPlan,
+  previous: CompactionState | undefined,
+  settings: ResolvedSettings,
+  countTokens: (message: Message) => number,
+  counter: TokenCounter,
+  context: { version: number; createdAt: string; tokensBefore: number; previousFileOps: FileOperations },
+): Omit<CompactionResult, 'trigger'> | undefined {
+  const state: CompactionState = {
+    schema: COMPACTION_STATE_SCHEMA,
+    version: context.version,
+    summary: previous?.summary ?? '',
+    firstKeptMessageId: previous?.firstKeptMessageId ?? messages[0]!.id,
+    summarizedRange: previous?.summarizedRange ?? { fromIndex: 0, toIndex: -1, messageCount: 0 },
+    prunedToolCallIds: [...(previous?.prunedToolCallIds ?? []), ...plan.prunableToolCallIds],
+    fileOps: context.previousFileOps,
+    tokensBefore: context.tokensBefore,
+    tokensAfter: 0,
+    strategy: 'prune',
+    createdAt: context.createdAt,
+  };
+  state.tokensAfter = contextTokens(messages, state, countTokens, counter);
+  const enough =
+    state.tokensAfter <= triggerTokens(settings) &&
+    state.tokensAfter <= context.tokensBefore * (1 - settings.minReduction);
+  if (!enough) return undefined;
+  return {
+    state,
+    tokensBefore: context.tokensBefore,
+    tokensAfter: state.tokensAfter,
+    messagesSummarized: 0,
+    strategy: 'prune',
+    isSplitTurn: false,
+    fallbacks: [],
+  };
+}
+
+async function summarizeWithFallback(
+  summarizers: readonly Summarizer[],
+  request: SummarizeRequest,
+  fallbacks: { strategy: string; error: string }[],
+): Promise<{ text: string; strategy: string }> {
+  for (const summarizer of summarizers) {
+    try {
+      const text = await summarizer.summarize(request);
+      if (typeof text === 'string' && text.trim().length > 0) return { text, strategy: summarizer.name };
+      fallbacks.push({ strategy: summarizer.name, error: 'returned an empty summary' });
+    } catch (error) {
+      if (request.signal?.aborted) throw error;
+      fallbacks.push({ strategy: summarizer.name, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  throw new CompactionError('CompactionError', `every summarizer failed: ${fallbacks.map((f) => `${f.strategy}: ${f.error}`).join('; ')}`);
+}
+
+/** The strategy recorded for the compaction: the weakest (latest in the chain) one used. */
+function worstStrategy(summarizers: readonly Summarizer[], used: (string | undefined)[]): CompactionStrategy {
+  let worst = -1;
+  let name: string | undefined;
+  for (const strategy of used) {
+    if (strategy === undefined) continue;
+    const rank = summarizers.findIndex((summarizer) => summarizer.name === strategy);
+    if (rank >= worst) {
+      worst = rank;
+      name = strategy;
+    }
+  }
+  return name ?? summarizers[0]?.name ?? 'structured';
+}
+
+function sumTokens(messages: readonly Message[], countTokens: (message: Message) => number): number {
+  let total = 0;
+  for (const message of messages) total += countTokens(message);
+  return total;
+}
+
+function keptHasToolCall(kept: readonly Message[], toolCallId: string): boolean {
+  return kept.some((message) => message.parts.some((part) => part.type === 'tool-result' && part.toolCallId === toolCallId));
+}

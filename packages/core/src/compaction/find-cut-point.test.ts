@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { conversation, words } from '../../test/builders.js';
+import type { Message } from '../messages/types.js';
+import { heuristicCounter } from '../tokens/heuristic-counter.js';
+import { countMessageTokens } from '../tokens/count-message-tokens.js';
+import { findCutPoint } from './find-cut-point.js';
+
+const counter = heuristicCounter();
+const countTokens = (message: Message) => countMessageTokens(message, counter);
+const options = { countTokens, keepRecentTokens: 100, splitTurnMinMessages: 5 };
+
+describe('findCutPoint', () => {
+  it('keeps about keepRecentTokens and cuts at a turn boundary', () => {
+    const c = conversation();
+    const messages = [
+      c.user(words(50)),
+      c.assistant(words(50)),
+      c.user(words(50)),
+      c.assistant(words(50)),
+      c.user(words(50)),
+      c.assistant(words(50)),
+    ];
+    const cut = findCutPoint(messages, options);
+    expect(cut).toEqual({ firstKeptIndex: 4, turnStartIndex: 4, isSplitTurn: false });
+  });
+
+  it('never cuts between a tool call and its result', () => {
+    const c = conversation();
+    const messages = [
+      c.user(words(20)),
+      ...c.toolStep([{ name: 'read', input: { path: 'a.ts' }, output: words(200) }]),
+      c.assistant(words(30)),
+    ];
+    // The budget is reached inside the tool result; the cut moves back before the call.
+    const cut = findCutPoint(messages, { ...options, splitTurnMinMessages: 1 });
+    expect(cut).toBeDefined();
+    const kept = messages.slice(cut!.firstKeptIndex);
+    const callIds = new Set(kept.flatMap((m) => m.parts.filter((p) => p.type === 'tool-call').map((p) => p.toolCallId)));
+    for (const message of kept) {
+      for (const part of message.parts) if (part.type === 'tool-result') expect(callIds.has(part.toolCallId)).toBe(true);
+    }
+  });
+
+  it('treats a short turn prefix as a clean cut at the turn start', () => {
+    const c = conversation();
+    const messages = [
+      c.user(words(200)),
+      c.assistant(words(200)),
+      c.user(words(10)),
+      ...c.toolStep([{ name: 'bash', input: { command: 'ls' }, output: words(60) }]),
+      c.assistant(words(60)),
+    ];
+    const cut = findCutPoint(messages, options);
+    expect(cut).toEqual({ firstKeptIndex: 2, turnStartIndex: 2, isSplitTurn: false });
+  });
+
+  it('splits a long turn and reports the turn start', () => {
+    const c = conversation();
+    const steps = Array.from({ length: 6 }, () =>
+      c.toolStep([{ name: 'bash', input: { command: 'make' }, output: words(40) }]),
+    ).flat();
+    const messages = [c.user(words(200)), c.assistant(words(10)), c.user(words(10)), ...steps];
+    const cut = findCutPoint(messages, options);
+    expect(cut?.isSplitTurn).toBe(true);
+    expect(cut?.turnStartIndex).toBe(2);
+    expect(messages[cut!.firstKeptIndex]!.role).toBe('assistant');
+  });
+
+  it('keeps the last N messages with keepRecentMessages, moving to a valid cut', () => {
+    const c = conversation();
+    const messages = [c.user('a'), c.assistant('b'), c.user('c'), ...c.toolStep([{ name: 't', input: {}, output: 'x' }])];
+    const cut = findCutPoint(messages, { ...options, keepRecentMessages: 1, splitTurnMinMessages: 1 });
+    expect(cut?.firstKeptIndex).toBe(3); // not 4: the tool result stays with its call
+  });
+
+  it('returns undefined when everything fits in the kept range, unless forced', () => {
+    const c = conversation();
+    const messages = [c.user('hi'), c.assistant('hello'), c.user('how are you?')];
+    expect(findCutPoint(messages, { ...options, keepRecentTokens: 10_000 })).toBeUndefined();
+    expect(findCutPoint(messages, { ...options, keepRecentTokens: 10_000, force: true })).toEqual({
+      firstKeptIndex: 2,
+      turnStartIndex: 2,
+      isSplitTurn: false,
+    });
+  });
+
+  it('force cuts all but the last 2 messages inside a single turn', () => {
+    const c = conversation();
+    const steps = Array.from({ length: 4 }, () => c.toolStep([{ name: 'bash', input: {}, output: words(10) }])).flat();
+    const messages = [c.user(words(10)), ...steps];
+    const cut = findCutPoint(messages, { ...options, keepRecentTokens: 100_000, force: true });
+    expect(cut?.firstKeptIndex).toBe(messages.length - 2);
+  });
+
+  it('never cuts before startIndex or at a pinned message', () => {
+    const c = conversation();
+    const messages = [c.system('rules'), c.user(words(100)), c.assistant(words(100)), c.user(words(100))];
+    const cut = findCutPoint(messages, { ...options, startIndex: 1 });
+    expect(cut!.firstKeptIndex).toBeGreaterThan(1);
+    expect(findCutPoint(messages, { ...options, startIndex: 3 })).toBeUndefined();
+  });
+});

@@ -1,0 +1,20 @@
+export {
+  type BuildContextOptions,
+  buildContext,
+  MISSING_RESULT_OUTPUT,
+  PRUNED_OUTPUT_MARKER,
+  repairToolPairs,
+  SUMMARY_ACKNOWLEDGEMENT,
+  SUMMARY_PREFIX,
+  SUMMARY_SUFFIX,
+  summaryMessage,
+} from './build-context.js';
+export { type CompactOptions, compact, contextTokens, fallbackChain } from './compact.js';
+export { COMPACTION_STATE_SCHEMA, type CompactionState, type CompactionStrategy } from './compaction-state.js';
+export { type CutPoint, type FindCutPointOptions, findCutPoint } from './find-cut-point.js';
+export {
+  type CompactionPlan,
+  type PrepareCompactionOptions,
+  prepareCompaction,
+} from './prepare-compaction.js';
+export { shouldCompact } from './should-compact.js';

@@ -1,0 +1,24 @@
+export { canonicalJson, chainedContentIds, hashString } from './content-id.js';
+export {
+  hasToolCalls,
+  hasToolResults,
+  isPinned,
+  isTurnStart,
+  lastUserRequest,
+  messageText,
+  toolCalls,
+  toolResults,
+} from './message-helpers.js';
+export { parseMessages } from './parse-messages.js';
+export type {
+  FilePart,
+  Message,
+  MessageUsage,
+  Part,
+  ProviderOptions,
+  ReasoningPart,
+  Role,
+  TextPart,
+  ToolCallPart,
+  ToolResultPart,
+} from './types.js';

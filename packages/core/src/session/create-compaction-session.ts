@@ -1,0 +1,426 @@
+import { buildContext } from '../compaction/build-context.js';
+import { compact, contextTokens } from '../compaction/compact.js';
+import type { CompactionState } from '../compaction/compaction-state.js';
+import { parseMessages } from '../messages/parse-messages.js';
+import type { Message, MessageUsage } from '../messages/types.js';
+import { getContextWindow } from '../models/index.js';
+import { isContextOverflowError, isUsageOverflow } from '../overflow/index.js';
+import { resolveSettings, triggerTokens } from '../settings/compaction-settings.js';
+import { memoryStore } from '../store/memory-store.js';
+import type { SessionRecord } from '../store/session-store.js';
+import { structuredSummarizer } from '../summarize/index.js';
+import { createTokenCache, tiktokenCounter, updateCalibration } from '../tokens/index.js';
+import type {
+  CompactionEvent,
+  CompactionResult,
+  CompactionSession,
+  CompactionSessionOptions,
+  CompactionTrigger,
+  PreparedContext,
+  SessionStats,
+} from './types.js';
+
+type CompactRequest = {
+  trigger: CompactionTrigger;
+  force?: boolean;
+  keepRecentTokens?: number;
+  instructions?: string;
+  signal?: AbortSignal;
+};
+
+/**
+ * A conversation with compaction: holds the display history (append-only) and
+ * the compaction state, persists both through a `SessionStore`, and before
+ * every model call (`prepare`) compacts when the policy says so.
+ *
+ * - Single-flight: a `prepare()` or `compact()` during a compaction waits for it.
+ *   Messages appended during a compaction are kept; a branch switch during one
+ *   makes it recompute once.
+ * - Loop-proof: when a compaction leaves the context over the trigger or shrinks
+ *   it by less than `minReduction`, it escalates once (forced cut), then reports
+ *   `compaction:error` and does not compact again until the history changes.
+ * - Compaction never breaks the agent: failures are reported as events and the
+ *   context is returned uncompacted.
+ *
+ * Settings are validated here: invalid ones throw `InvalidSettingsError` at once.
+ *
+ * @example
+ * ```ts
+ * const session = createCompactionSession({ sessionId: 'chat-1', store: fileStore('.sessions'), model: 'gpt-5' });
+ * await session.append({ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] });
+ * const { messages } = await session.prepare(); // send these to the model
+ * ```
+ */
+export function createCompactionSession(options: CompactionSessionOptions): CompactionSession {
+  const { sessionId } = options;
+  const store = options.store ?? memoryStore();
+  const settings = resolveSettings(options.settings, getContextWindow(options.model));
+  const limit = triggerTokens(settings);
+  const counter = options.counter ?? tiktokenCounter();
+  const cache = createTokenCache(counter);
+  const summarizer = options.summarizer ?? structuredSummarizer();
+  const persistHistory = options.persistHistory ?? true;
+  const modelKey = options.model ?? 'default';
+  const listeners = new Set<(event: CompactionEvent) => void>();
+
+  let history: Message[] = [];
+  const ids = new Map<string, number>();
+  let record: SessionRecord = {};
+  let loading: Promise<void> | undefined;
+  let inflight: Promise<unknown> = Promise.resolve();
+  let branch = 0;
+  /** History length at which auto-compaction gave up; it is not retried until the history changes. */
+  let stuckAt: number | undefined;
+  /** The last overflow recovery, to refuse a second one on the same context. */
+  let lastOverflowAt: string | undefined;
+  let overflowSuspected = false;
+  /** Counted tokens of the context for (state version, history length), kept up to date on append. */
+  let counted: { version: number; length: number; tokens: number } | undefined;
+  /** What the last prepared context was, for `recordUsage`. */
+  let prepared: { historyLength: number; contextMessageCount: number; stateVersion: number; counted: number } | undefined;
+
+  const version = () => record.state?.version ?? 0;
+
+  function emit(event: CompactionEvent): void {
+    for (const listener of [...listeners, ...(options.onEvent ? [options.onEvent] : [])]) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure must not break compaction or the agent.
+      }
+    }
+  }
+
+  function load(): Promise<void> {
+    loading ??= (async () => {
+      const [storedHistory, storedRecord] = await Promise.all([
+        persistHistory ? store.loadHistory(sessionId) : Promise.resolve([]),
+        store.loadRecord(sessionId),
+      ]);
+      setHistory(storedHistory);
+      record = storedRecord ?? {};
+      if (record.state && !ids.has(record.state.firstKeptMessageId) && persistHistory) {
+        // The stored state does not belong to the stored history: keep the history, drop the state.
+        record = { ...record, state: undefined };
+      }
+    })();
+    return loading;
+  }
+
+  function setHistory(messages: readonly Message[]): void {
+    history = [...messages];
+    ids.clear();
+    for (const [index, message] of history.entries()) ids.set(message.id, index);
+    counted = undefined;
+  }
+
+  async function appendMessages(messages: readonly Message[]): Promise<void> {
+    if (messages.length === 0) return;
+    parseMessages(messages, { existingIds: ids });
+    for (const message of messages) {
+      ids.set(message.id, history.length);
+      history.push(message);
+    }
+    stuckAt = undefined;
+    if (persistHistory) await store.appendHistory(sessionId, messages);
+  }
+
+  /** Brings the history in line with the framework's full list of messages. */
+  async function sync(messages: readonly Message[]): Promise<void> {
+    let common = 0;
+    const shorter = Math.min(history.length, messages.length);
+    while (common < shorter && history[common]!.id === messages[common]!.id) common += 1;
+    if (common === history.length) {
+      await appendMessages(messages.slice(common));
+      return;
+    }
+    // The conversation diverged (an edited or removed message): a new branch.
+    parseMessages(messages);
+    branch += 1;
+    setHistory(messages);
+    stuckAt = undefined;
+    const state = record.state;
+    const stateStillValid = state !== undefined && ids.has(state.firstKeptMessageId) && ids.get(state.firstKeptMessageId)! <= common;
+    record = { ...record, state: stateStillValid ? state : undefined, usage: undefined };
+    if (persistHistory) {
+      await store.clear(sessionId);
+      await store.appendHistory(sessionId, history);
+    }
+    await store.saveRecord(sessionId, record);
+  }
+
+  function countedTokens(): number {
+    const stateVersion = version();
+    if (counted && counted.version === stateVersion && counted.length <= history.length) {
+      for (let index = counted.length; index < history.length; index += 1) counted.tokens += cache.count(history[index]!);
+      counted.length = history.length;
+      return counted.tokens;
+    }
+    counted = { version: stateVersion, length: history.length, tokens: contextTokens(history, record.state, cache.count, counter) };
+    return counted.tokens;
+  }
+
+  /** Hybrid estimate: the provider's figure for the last call plus counted tokens of what came after. */
+  function estimateTokens(): number {
+    const ratio = record.calibration?.[modelKey] ?? 1;
+    const usage = record.usage;
+    if (usage && usage.stateVersion === version() && usage.historyLength <= history.length) {
+      let added = 0;
+      for (let index = usage.historyLength; index < history.length; index += 1) added += cache.count(history[index]!);
+      return usage.inputTokens + Math.round(added * ratio);
+    }
+    return Math.round(countedTokens() * ratio);
+  }
+
+  async function saveRecord(): Promise<void> {
+    await store.saveRecord(sessionId, record);
+  }
+
+  /** One compaction attempt, with events; never throws (except on abort). */
+  async function attempt(request: CompactRequest): Promise<CompactionResult | undefined> {
+    const startedAt = Date.now();
+    const tokensBefore = estimateTokens();
+    const messagesBefore = buildContext(history, record.state).length;
+    emit({ type: 'compaction:start', sessionId, trigger: request.trigger, messages: messagesBefore, tokens: tokensBefore });
+    for (let tries = 0; tries < 2; tries += 1) {
+      const snapshot = history.slice();
+      const branchAtStart = branch;
+      let result: CompactionResult | undefined;
+      try {
+        result = await compact(snapshot, {
+          previous: record.state,
+          summarizer,
+          settings,
+          counter,
+          countTokens: cache.count,
+          tokensBefore,
+          trigger: request.trigger,
+          force: request.force,
+          keepRecentTokens: request.keepRecentTokens,
+          instructions: request.instructions,
+          signal: request.signal,
+        });
+      } catch (error) {
+        if (request.signal?.aborted) throw error;
+        emit({
+          type: 'compaction:error',
+          sessionId,
+          trigger: request.trigger,
+          message: `compaction failed: ${error instanceof Error ? error.message : String(error)}`,
+          tokensBefore,
+          error,
+        });
+        return undefined;
+      }
+      if (branch !== branchAtStart) continue; // the history changed branch meanwhile: recompute on the new one
+      if (!result) {
+        emit({
+          type: 'compaction:error',
+          sessionId,
+          trigger: request.trigger,
+          message: `nothing to compact: ${history.length} messages, ${tokensBefore} tokens, no cut leaves anything to summarize`,
+          tokensBefore,
+        });
+        return undefined;
+      }
+      if (result.tokensAfter >= tokensBefore) {
+        emit({
+          type: 'compaction:error',
+          sessionId,
+          trigger: request.trigger,
+          message: `compaction did not shrink the context (${tokensBefore} → ${result.tokensAfter} tokens); state kept as it was`,
+          tokensBefore,
+          tokensAfter: result.tokensAfter,
+        });
+        return undefined;
+      }
+      record = { ...record, state: result.state, usage: undefined };
+      counted = undefined;
+      await saveRecord();
+      emit({
+        type: 'compaction:end',
+        sessionId,
+        trigger: request.trigger,
+        messagesBefore,
+        messagesAfter: buildContext(history, record.state).length,
+        tokensBefore,
+        tokensAfter: result.tokensAfter,
+        messagesSummarized: result.messagesSummarized,
+        strategy: result.strategy,
+        fallbacks: result.fallbacks,
+        durationMs: Date.now() - startedAt,
+        result,
+      });
+      return result;
+    }
+    emit({
+      type: 'compaction:error',
+      sessionId,
+      trigger: request.trigger,
+      message: 'the conversation changed branch twice during compaction; gave up for now',
+      tokensBefore,
+    });
+    return undefined;
+  }
+
+  /** Auto-compaction with the loop guard: escalate once, then stop and report. */
+  async function autoCompact(signal: AbortSignal | undefined): Promise<CompactionResult | undefined> {
+    const before = estimateTokens();
+    const first = await attempt({ trigger: 'auto', force: overflowSuspected, ...(signal ? { signal } : {}) });
+    overflowSuspected = false;
+    if (first && helped(before, first.tokensAfter)) return first;
+    const escalated = await attempt({
+      trigger: 'auto',
+      force: true,
+      keepRecentTokens: Math.floor(Math.min(settings.keepRecentTokens, settings.contextWindow / 5) / 2),
+      ...(signal ? { signal } : {}),
+    });
+    const result = escalated ?? first;
+    const after = estimateTokens();
+    if (!helped(before, after)) {
+      stuckAt = history.length;
+      emit({
+        type: 'compaction:error',
+        sessionId,
+        trigger: 'auto',
+        message: `compaction could not bring the context under the trigger (${before} → ${after} tokens, trigger ${limit}); not retrying until the conversation changes`,
+        tokensBefore: before,
+        tokensAfter: after,
+      });
+    }
+    return result;
+  }
+
+  function helped(before: number, after: number): boolean {
+    return after <= limit && after <= before * (1 - settings.minReduction);
+  }
+
+  function singleFlight<T>(task: () => Promise<T>): Promise<T> {
+    const run = inflight.then(task, task);
+    inflight = run.catch(() => undefined);
+    return run;
+  }
+
+  function shouldAutoCompact(tokens: number): boolean {
+    if (stuckAt === history.length) return false;
+    if (overflowSuspected) return true;
+    if (tokens <= limit) return false;
+    const start = record.state ? (ids.get(record.state.firstKeptMessageId) ?? 0) : 0;
+    return history.length - start >= settings.minMessages;
+  }
+
+  const session: CompactionSession = {
+    sessionId,
+    async append(messages) {
+      await load();
+      await appendMessages(Array.isArray(messages) ? messages : [messages as Message]);
+    },
+    async prepare(prepareOptions = {}) {
+      await load();
+      if (prepareOptions.messages) await sync(prepareOptions.messages);
+      if (record.state && !ids.has(record.state.firstKeptMessageId)) {
+        // The stored state summarizes another branch of this conversation: start over on this one.
+        record = { ...record, state: undefined, usage: undefined };
+        counted = undefined;
+        await saveRecord();
+      }
+      return singleFlight(async (): Promise<PreparedContext> => {
+        let compaction: CompactionResult | undefined;
+        if (shouldAutoCompact(estimateTokens())) compaction = await autoCompact(prepareOptions.signal);
+        const messages = buildContext(history, record.state);
+        const tokens = estimateTokens();
+        prepared = {
+          historyLength: history.length,
+          contextMessageCount: messages.length,
+          stateVersion: version(),
+          counted: countedTokens(),
+        };
+        return compaction ? { messages, tokens, compaction } : { messages, tokens };
+      });
+    },
+    async recordUsage(usage: MessageUsage) {
+      await load();
+      if (!prepared || usage.inputTokens === undefined || !(usage.inputTokens > 0)) return;
+      if (isUsageOverflow(usage, settings.contextWindow)) overflowSuspected = true;
+      const calibration = updateCalibration(record.calibration?.[modelKey], usage.inputTokens, prepared.counted);
+      record = {
+        ...record,
+        usage: {
+          inputTokens: usage.inputTokens,
+          contextMessageCount: prepared.contextMessageCount,
+          historyLength: prepared.historyLength,
+          stateVersion: prepared.stateVersion,
+        },
+        ...(calibration !== undefined ? { calibration: { ...record.calibration, [modelKey]: calibration } } : {}),
+      };
+      await saveRecord();
+    },
+    async compact(compactOptions = {}) {
+      await load();
+      return singleFlight(() =>
+        attempt({
+          trigger: 'manual',
+          force: true,
+          ...(compactOptions.keepRecentTokens !== undefined ? { keepRecentTokens: compactOptions.keepRecentTokens } : {}),
+          ...(compactOptions.instructions ? { instructions: compactOptions.instructions } : {}),
+          ...(compactOptions.signal ? { signal: compactOptions.signal } : {}),
+        }),
+      );
+    },
+    async recoverFromOverflow(error, recoverOptions = {}) {
+      await load();
+      if (!isContextOverflowError(error)) return false;
+      return singleFlight(async () => {
+        const marker = `${history.length}:${version()}`;
+        if (lastOverflowAt === marker) return false; // already recovered on this exact context: surface the error
+        const result = await attempt({
+          trigger: 'overflow',
+          force: true,
+          keepRecentTokens: Math.floor(settings.contextWindow / 5),
+          ...(recoverOptions.signal ? { signal: recoverOptions.signal } : {}),
+        });
+        lastOverflowAt = `${history.length}:${version()}`;
+        return result !== undefined;
+      });
+    },
+    async context() {
+      await load();
+      return buildContext(history, record.state);
+    },
+    async history() {
+      await load();
+      return history.slice();
+    },
+    async state(): Promise<CompactionState | undefined> {
+      await load();
+      return record.state;
+    },
+    async stats(): Promise<SessionStats> {
+      await load();
+      const contextTokensNow = estimateTokens();
+      return {
+        contextTokens: contextTokensNow,
+        contextWindow: settings.contextWindow,
+        percentUsed: Math.round((contextTokensNow / settings.contextWindow) * 1000) / 10,
+        triggerTokens: limit,
+        compactions: version(),
+        historyMessages: history.length,
+        contextMessages: buildContext(history, record.state).length,
+      };
+    },
+    on(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async clear() {
+      await load();
+      await store.clear(sessionId);
+      setHistory([]);
+      record = {};
+      prepared = undefined;
+      stuckAt = undefined;
+      lastOverflowAt = undefined;
+    },
+  };
+  return session;
+}

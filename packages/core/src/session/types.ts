@@ -1,0 +1,142 @@
+import type { CompactionState, CompactionStrategy } from '../compaction/compaction-state.js';
+import type { Message, MessageUsage } from '../messages/types.js';
+import type { CompactionSettings } from '../settings/compaction-settings.js';
+import type { SessionStore } from '../store/session-store.js';
+import type { Summarizer } from '../summarize/types.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+
+/** Why a compaction ran. */
+export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
+
+/** The outcome of one compaction. */
+export type CompactionResult = {
+  state: CompactionState;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Messages newly summarized by this compaction. */
+  messagesSummarized: number;
+  strategy: CompactionStrategy;
+  trigger: CompactionTrigger;
+  /** Whether the cut fell inside a turn (two summaries were made). */
+  isSplitTurn: boolean;
+};
+
+export type CompactionStartEvent = {
+  type: 'compaction:start';
+  sessionId: string;
+  trigger: CompactionTrigger;
+  messages: number;
+  tokens: number;
+};
+
+export type CompactionEndEvent = {
+  type: 'compaction:end';
+  sessionId: string;
+  trigger: CompactionTrigger;
+  messagesBefore: number;
+  messagesAfter: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  messagesSummarized: number;
+  strategy: CompactionStrategy;
+  /** Summarizers that failed before `strategy` succeeded, with their errors. */
+  fallbacks: { strategy: string; error: string }[];
+  durationMs: number;
+  result: CompactionResult;
+};
+
+export type CompactionErrorEvent = {
+  type: 'compaction:error';
+  sessionId: string;
+  trigger: CompactionTrigger;
+  /** What went wrong, in a sentence with the figures. */
+  message: string;
+  tokensBefore: number;
+  tokensAfter?: number;
+  error?: unknown;
+};
+
+export type CompactionEvent = CompactionStartEvent | CompactionEndEvent | CompactionErrorEvent;
+
+/** Options of {@link createCompactionSession}. */
+export type CompactionSessionOptions = {
+  /** Where history and state persist. @default memoryStore() */
+  store?: SessionStore;
+  /** The conversation's key in the store. */
+  sessionId: string;
+  /** Makes the summaries. @default structuredSummarizer() */
+  summarizer?: Summarizer;
+  /** @default DEFAULT_COMPACTION_SETTINGS */
+  settings?: Partial<CompactionSettings>;
+  /** Model id, for the context window (`getContextWindow`) and usage calibration. */
+  model?: string;
+  /** @default tiktokenCounter('o200k_base') */
+  counter?: TokenCounter;
+  /**
+   * Whether the session writes the display history to the store. Adapters whose
+   * framework keeps the history (and re-sends it) pass `false` and hand the
+   * messages to `prepare({ messages })` instead.
+   * @default true
+   */
+  persistHistory?: boolean;
+  /** Called with every event, in addition to `on()` listeners. */
+  onEvent?: (event: CompactionEvent) => void;
+};
+
+/** What {@link CompactionSession.prepare} returns. */
+export type PreparedContext = {
+  /** The messages to send to the model. */
+  messages: Message[];
+  /** Estimated context tokens of `messages`. */
+  tokens: number;
+  /** Set when this call compacted. */
+  compaction?: CompactionResult;
+};
+
+/** Figures for a status line: "62% of 200K used, 2 compactions". */
+export type SessionStats = {
+  contextTokens: number;
+  contextWindow: number;
+  percentUsed: number;
+  triggerTokens: number;
+  compactions: number;
+  historyMessages: number;
+  contextMessages: number;
+};
+
+export type CompactionSession = {
+  readonly sessionId: string;
+  /** Appends to the display history (validated; ids must be new). */
+  append(messages: Message | readonly Message[]): Promise<void>;
+  /**
+   * Call before every model call. With `messages`, first brings the history in
+   * line with them (the framework's full history: new messages are appended; a
+   * history that diverged, e.g. an edited message, starts a new branch). Then
+   * compacts when the policy says so and returns the context for the model.
+   */
+  prepare(options?: { messages?: readonly Message[]; signal?: AbortSignal }): Promise<PreparedContext>;
+  /** Records the provider-reported usage of the call made with the last prepared context. */
+  recordUsage(usage: MessageUsage): Promise<void>;
+  /** Manual compaction (`/compact [focus]`). Returns undefined when there is nothing to compact. */
+  compact(options?: {
+    instructions?: string;
+    keepRecentTokens?: number;
+    signal?: AbortSignal;
+  }): Promise<CompactionResult | undefined>;
+  /**
+   * After a context-overflow error: compacts in emergency mode (`keepRecentTokens = window / 5`,
+   * forced cut). Returns true when the context shrank and the caller should retry once.
+   */
+  recoverFromOverflow(error: unknown, options?: { signal?: AbortSignal }): Promise<boolean>;
+  /** The context the model would see now, without compacting. */
+  context(): Promise<Message[]>;
+  /** The full display history. */
+  history(): Promise<Message[]>;
+  /** The current compaction state, if any. */
+  state(): Promise<CompactionState | undefined>;
+  stats(): Promise<SessionStats>;
+  /** Subscribes to events; returns the unsubscribe function. */
+  on(listener: (event: CompactionEvent) => void): () => void;
+  /** Forgets history and state. */
+  clear(): Promise<void>;
+};

@@ -1,0 +1,132 @@
+import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
+
+/** When and how much to compact. Every field has a default; see {@link DEFAULT_COMPACTION_SETTINGS}. */
+export type CompactionSettings = {
+  /**
+   * The model's context window in tokens. When omitted, looked up from the
+   * session's model id with `getContextWindow` (128K when the model is unknown).
+   */
+  contextWindow?: number;
+  /**
+   * When to compact: a number in (0, 1] is a fraction of `contextWindow`; a
+   * number > 1 is an absolute token limit; `0` disables automatic compaction
+   * (manual and overflow compaction still work). Whatever the trigger, a context
+   * that leaves less than `reserveTokens` free is compacted too.
+   * @default 0.8
+   */
+  trigger: number;
+  /**
+   * Tokens kept free for the model's answer and the tool calls of the current turn.
+   * @default 16384
+   */
+  reserveTokens: number;
+  /**
+   * How many recent tokens stay verbatim after a compaction.
+   * @default 20000
+   */
+  keepRecentTokens: number;
+  /**
+   * Alternative to `keepRecentTokens`: keep the last N messages verbatim
+   * (the cut still moves to keep tool calls with their results).
+   * @default undefined
+   */
+  keepRecentMessages?: number;
+  /**
+   * Never compact a history shorter than this many messages.
+   * @default 10
+   */
+  minMessages: number;
+  /**
+   * A cut inside a turn whose summarized prefix has fewer messages than this is
+   * treated as a clean cut at the turn start (no separate turn-prefix summary).
+   * @default 5
+   */
+  splitTurnMinMessages: number;
+  /**
+   * Clear the outputs of old tool results (outside the kept range) before
+   * summarizing; when that alone brings the context under the trigger, no summary is made.
+   * @default true
+   */
+  pruneToolOutputs: boolean;
+  /**
+   * A compaction that shrinks the context by less than this fraction counts as
+   * not helping: the engine escalates once (forced cut), then reports and stops.
+   * @default 0.1
+   */
+  minReduction: number;
+};
+
+/** The settings every session starts from. */
+export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
+  contextWindow: undefined,
+  trigger: 0.8,
+  reserveTokens: 16_384,
+  keepRecentTokens: 20_000,
+  keepRecentMessages: undefined,
+  minMessages: 10,
+  splitTurnMinMessages: 5,
+  pruneToolOutputs: true,
+  minReduction: 0.1,
+});
+
+/** Settings with every default applied and the window known. */
+export type ResolvedSettings = CompactionSettings & { contextWindow: number };
+
+function fail(setting: string, problem: string): never {
+  throw new InvalidSettingsError({ setting, problem });
+}
+
+function checkInteger(name: string, value: number | undefined, { min }: { min: number }): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    fail(name, `must be a whole number ≥ ${min}, got ${String(value)}`);
+  }
+}
+
+/**
+ * Applies defaults and validates. Throws {@link InvalidSettingsError} naming the
+ * setting and the reason.
+ */
+export function resolveSettings(
+  settings: Partial<CompactionSettings> | undefined,
+  fallbackContextWindow: number,
+): ResolvedSettings {
+  const merged = { ...DEFAULT_COMPACTION_SETTINGS, ...stripUndefined(settings ?? {}) };
+  const contextWindow = merged.contextWindow ?? fallbackContextWindow;
+  checkInteger('contextWindow', contextWindow, { min: 1 });
+  checkInteger('reserveTokens', merged.reserveTokens, { min: 0 });
+  checkInteger('keepRecentTokens', merged.keepRecentTokens, { min: 0 });
+  checkInteger('keepRecentMessages', merged.keepRecentMessages, { min: 1 });
+  checkInteger('minMessages', merged.minMessages, { min: 0 });
+  checkInteger('splitTurnMinMessages', merged.splitTurnMinMessages, { min: 1 });
+  if (typeof merged.trigger !== 'number' || !Number.isFinite(merged.trigger) || merged.trigger < 0) {
+    fail('trigger', `must be 0 (off), a fraction in (0, 1] or a token count > 1, got ${String(merged.trigger)}`);
+  }
+  if (merged.reserveTokens >= contextWindow) {
+    fail('reserveTokens', `(${merged.reserveTokens}) must be smaller than contextWindow (${contextWindow})`);
+  }
+  if (merged.keepRecentTokens >= contextWindow - merged.reserveTokens) {
+    fail(
+      'keepRecentTokens',
+      `(${merged.keepRecentTokens}) must be smaller than contextWindow − reserveTokens (${contextWindow - merged.reserveTokens}); lower it or raise contextWindow`,
+    );
+  }
+  if (merged.trigger > 1 && merged.trigger > contextWindow) {
+    fail('trigger', `absolute limit ${merged.trigger} is above contextWindow (${contextWindow})`);
+  }
+  if (!(merged.minReduction >= 0 && merged.minReduction < 1)) {
+    fail('minReduction', `must be a fraction in [0, 1), got ${String(merged.minReduction)}`);
+  }
+  return { ...merged, contextWindow };
+}
+
+/** The token count above which automatic compaction runs; `Infinity` when disabled. */
+export function triggerTokens(settings: ResolvedSettings): number {
+  if (settings.trigger === 0) return Number.POSITIVE_INFINITY;
+  const limit = settings.trigger > 1 ? settings.trigger : Math.floor(settings.contextWindow * settings.trigger);
+  return Math.min(limit, settings.contextWindow - settings.reserveTokens);
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,7 @@
+export {
+  type CompactionSettings,
+  DEFAULT_COMPACTION_SETTINGS,
+  type ResolvedSettings,
+  resolveSettings,
+  triggerTokens,
+} from './compaction-settings.js';

@@ -1,0 +1,66 @@
+import type { Message, Summarizer, SummarizeRequest } from '../src/index.js';
+
+/** Small builders for test conversations. Ids are sequential per builder. */
+export function conversation() {
+  let next = 0;
+  const id = (prefix: string) => `${prefix}${(next += 1)}`;
+  return {
+    user: (text: string, extra: Partial<Message> = {}): Message => ({
+      id: id('u'),
+      role: 'user',
+      parts: [{ type: 'text', text }],
+      ...extra,
+    }),
+    assistant: (text: string): Message => ({ id: id('a'), role: 'assistant', parts: [{ type: 'text', text }] }),
+    system: (text: string): Message => ({ id: id('s'), role: 'system', parts: [{ type: 'text', text }] }),
+    /** An assistant message with tool calls, and the tool message with their results. */
+    toolStep: (calls: { name: string; input: unknown; output: string; isError?: boolean }[], text?: string): Message[] => {
+      const callIds = calls.map(() => id('call'));
+      const assistant: Message = {
+        id: id('a'),
+        role: 'assistant',
+        parts: [
+          ...(text ? [{ type: 'text' as const, text }] : []),
+          ...calls.map((call, index) => ({
+            type: 'tool-call' as const,
+            toolCallId: callIds[index]!,
+            toolName: call.name,
+            input: call.input,
+          })),
+        ],
+      };
+      const tool: Message = {
+        id: id('t'),
+        role: 'tool',
+        parts: calls.map((call, index) => ({
+          type: 'tool-result' as const,
+          toolCallId: callIds[index]!,
+          toolName: call.name,
+          output: call.output,
+          ...(call.isError ? { isError: true } : {}),
+        })),
+      };
+      return [assistant, tool];
+    },
+  };
+}
+
+/** A deterministic summarizer that records its requests. */
+export function recordingSummarizer(name = 'test'): Summarizer & { requests: SummarizeRequest[] } {
+  const requests: SummarizeRequest[] = [];
+  return {
+    name,
+    requests,
+    async summarize(request) {
+      requests.push(request);
+      const ids = request.messages.map((message) => message.id).join(',');
+      const previous = request.previousSummary ? `${request.previousSummary}\n` : '';
+      return `${previous}[${request.kind}] ${ids}`;
+    },
+  };
+}
+
+/** Text of `tokens` heuristic tokens (4 chars each). */
+export function words(tokens: number): string {
+  return 'abcd'.repeat(tokens);
+}
