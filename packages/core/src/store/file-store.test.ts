@@ -1,0 +1,202 @@
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { COMPACTION_STATE_SCHEMA, type CompactionState } from '../compaction/compaction-state.js';
+import { InvalidStateError } from '../errors/index.js';
+import type { Message } from '../messages/types.js';
+import { fileStore } from './file-store.js';
+import type { FileStoreWarning } from './history-file.js';
+import type { SessionRecord } from './session-store.js';
+
+const message = (id: string, text = `text of ${id}`): Message => ({
+  id,
+  role: 'user',
+  parts: [{ type: 'text', text }],
+});
+
+const state = (version: number): CompactionState => ({
+  schema: COMPACTION_STATE_SCHEMA,
+  version,
+  summary: `summary ${version}`,
+  firstKeptMessageId: `m${version}`,
+  summarizedRange: { fromIndex: 0, toIndex: version, messageCount: version + 1 },
+  prunedToolCallIds: [],
+  fileOps: { read: ['a.ts'], modified: [] },
+  tokensBefore: 1000,
+  tokensAfter: 200,
+  strategy: 'structured',
+  createdAt: new Date(0).toISOString(),
+});
+
+async function rejection(promise: Promise<unknown>): Promise<InvalidStateError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!InvalidStateError.isInstance(error)) throw new Error(`expected an InvalidStateError, got ${String(error)}`);
+  return error;
+}
+
+let dir: string;
+let warnings: FileStoreWarning[];
+const open = () => fileStore(dir, { onWarning: (warning) => warnings.push(warning) });
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'compaction-file-store-'));
+  warnings = [];
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('fileStore', () => {
+  it('treats missing files (and a missing folder) as an empty session', async () => {
+    const store = fileStore(join(dir, 'not', 'yet'));
+    expect(await store.loadHistory('s')).toEqual([]);
+    expect(await store.loadRecord('s')).toBeUndefined();
+  });
+
+  it('round-trips history and record through two files, creating the folder', async () => {
+    const store = fileStore(join(dir, 'nested', 'sessions'));
+    const record: SessionRecord = {
+      state: state(3),
+      usage: { inputTokens: 900, contextMessageCount: 4, historyLength: 9, stateVersion: 3 },
+      calibration: { 'gpt-4o': 1.05 },
+    };
+    await store.appendHistory('s', [message('m1'), message('m2', 'line\nbreak "quoted" ✓')]);
+    await store.appendHistory('s', []);
+    await store.appendHistory('s', [message('m3')]);
+    await store.saveRecord('s', record);
+
+    const reopened = fileStore(join(dir, 'nested', 'sessions'));
+    expect(await reopened.loadHistory('s')).toEqual([
+      message('m1'),
+      message('m2', 'line\nbreak "quoted" ✓'),
+      message('m3'),
+    ]);
+    expect(await reopened.loadRecord('s')).toEqual(record);
+    expect((await readdir(join(dir, 'nested', 'sessions'))).sort()).toEqual(['s.history.jsonl', 's.state.json']);
+    const lines = (await readFile(join(dir, 'nested', 'sessions', 's.history.jsonl'), 'utf8')).split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[3]).toBe('');
+  });
+
+  it('replaces the record whole and leaves no temp files', async () => {
+    const store = open();
+    await store.saveRecord('s', { state: state(1) });
+    await store.saveRecord('s', { state: state(2) });
+    expect((await store.loadRecord('s'))?.state?.version).toBe(2);
+    expect(await readdir(dir)).toEqual(['s.state.json']);
+  });
+
+  it('keeps call order for concurrent appends and saves', async () => {
+    const store = open();
+    const big = 'x'.repeat(200_000);
+    await Promise.all(
+      Array.from({ length: 40 }, (_, index) => [
+        store.appendHistory('s', [message(`m${index}`, index % 3 === 0 ? big : 'small')]),
+        store.saveRecord('s', { state: state(index + 1) }),
+      ]).flat(),
+    );
+    const ids = (await store.loadHistory('s')).map((m) => m.id);
+    expect(ids).toEqual(Array.from({ length: 40 }, (_, index) => `m${index}`));
+    expect((await store.loadRecord('s'))?.state?.version).toBe(40);
+    expect(await readdir(dir)).toHaveLength(2);
+  });
+
+  it('refuses a record that is not JSON, naming the file and what to do', async () => {
+    await writeFile(join(dir, 's.state.json'), '{"state": {"schema": 1,');
+    const error = await rejection(open().loadRecord('s'));
+    expect(error.source).toBe(join(dir, 's.state.json'));
+    expect(error.message).toContain(`${join(dir, 's.state.json')}: is not valid JSON`);
+    expect(error.message).toMatch(/restore the file from a backup, or delete it/);
+  });
+
+  it('refuses a record whose state fails validation, naming file and field', async () => {
+    await writeFile(join(dir, 's.state.json'), JSON.stringify({ state: { ...state(1), firstKeptMessageId: 7 } }));
+    const error = await rejection(open().loadRecord('s'));
+    expect(error.message).toContain(join(dir, 's.state.json'));
+    expect(error.message).toMatch(/state\.firstKeptMessageId must be a string/);
+  });
+
+  it('refuses a state from a newer schema', async () => {
+    const store = open();
+    await store.saveRecord('s', { state: { ...state(1), schema: (COMPACTION_STATE_SCHEMA + 1) as 1 } });
+    const error = await rejection(store.loadRecord('s'));
+    expect(error.message).toMatch(/state\.schema is 2, but this version of @compaction\/core reads schema 1 at most/);
+  });
+
+  it('refuses a corrupt line in the middle of the history with its line number', async () => {
+    const file = join(dir, 's.history.jsonl');
+    await writeFile(file, `${JSON.stringify(message('m1'))}\n{"id": "m2", "ro\n${JSON.stringify(message('m3'))}\n`);
+    const error = await rejection(open().loadHistory('s'));
+    expect(error.source).toBe(file);
+    expect(error.message).toMatch(/: line 2 is not valid JSON/);
+    expect(error.message).toMatch(/Repair or delete that line/);
+
+    await writeFile(file, `${JSON.stringify(message('m1'))}\n${JSON.stringify({ id: 'm2' })}\n`);
+    expect((await rejection(open().loadHistory('s'))).message).toMatch(/line 2 is not a message/);
+  });
+
+  it('ignores a torn last line with a warning, and the next append drops it', async () => {
+    const store = open();
+    const file = join(dir, 's.history.jsonl');
+    await store.appendHistory('s', [message('m1'), message('m2')]);
+    const torn = JSON.stringify(message('m3', 'y'.repeat(100_000))).slice(0, 70_000);
+    await appendFile(file, torn);
+
+    expect((await store.loadHistory('s')).map((m) => m.id)).toEqual(['m1', 'm2']);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.file).toBe(file);
+    expect(warnings[0]?.message).toMatch(/incomplete last line \(line 3, 70000 bytes/);
+
+    await store.appendHistory('s', [message('m4')]);
+    expect(warnings[1]?.message).toMatch(/dropped an incomplete last line \(70000 bytes\)/);
+    expect((await store.loadHistory('s')).map((m) => m.id)).toEqual(['m1', 'm2', 'm4']);
+    expect(warnings).toHaveLength(2);
+  });
+
+  it('drops a torn tail that is the whole file', async () => {
+    const store = open();
+    await writeFile(join(dir, 's.history.jsonl'), '{"id":"m0","ro');
+    expect(await store.loadHistory('s')).toEqual([]);
+    await store.appendHistory('s', [message('m1')]);
+    expect((await store.loadHistory('s')).map((m) => m.id)).toEqual(['m1']);
+  });
+
+  it('stores ids with /, :, unicode and case differences in distinct files inside the folder', async () => {
+    const store = open();
+    const ids = ['a/b', 'a:b', 'a%2Fb', '../escape', 'é', 'e\u0301', '会话', 'Chat', 'chat', ''];
+    for (const id of ids) {
+      await store.appendHistory(id, [message(`first of ${id}`)]);
+      await store.saveRecord(id, { state: { ...state(1), summary: `summary of ${id}` } });
+    }
+    const files = await readdir(dir);
+    expect(files).toHaveLength(ids.length * 2);
+    expect(new Set(files.map((name) => name.toLowerCase())).size).toBe(files.length);
+    for (const id of ids) {
+      expect((await store.loadHistory(id)).map((m) => m.id)).toEqual([`first of ${id}`]);
+      expect((await store.loadRecord(id))?.state?.summary).toBe(`summary of ${id}`);
+    }
+  });
+
+  it('clear removes both files and stray temp files of that session only', async () => {
+    const store = open();
+    await store.appendHistory('a', [message('m1')]);
+    await store.saveRecord('a', { state: state(1) });
+    await store.appendHistory('a.state.json.1', [message('other')]);
+    await writeFile(join(dir, 'a.state.json.123.0badf00d.tmp'), '{"half');
+    await writeFile(join(dir, 'a.state.json.1.state.json.9.deadbeef.tmp'), '{}');
+
+    await store.clear('a');
+    expect(await store.loadHistory('a')).toEqual([]);
+    expect(await store.loadRecord('a')).toBeUndefined();
+    expect((await readdir(dir)).sort()).toEqual([
+      'a.state.json.1.history.jsonl',
+      'a.state.json.1.state.json.9.deadbeef.tmp',
+    ]);
+    await store.clear('never-written');
+    await fileStore(join(dir, 'missing')).clear('a');
+  });
+});
