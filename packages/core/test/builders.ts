@@ -1,9 +1,12 @@
-import type { Message, Summarizer, SummarizeRequest } from '../src/index.js';
+import type { Message, SummarizeRequest, Summarizer } from '../src/index.js';
 
 /** Small builders for test conversations. Ids are sequential per builder. */
 export function conversation() {
   let next = 0;
-  const id = (prefix: string) => `${prefix}${(next += 1)}`;
+  const id = (prefix: string) => {
+    next += 1;
+    return `${prefix}${next}`;
+  };
   return {
     user: (text: string, extra: Partial<Message> = {}): Message => ({
       id: id('u'),
@@ -14,7 +17,10 @@ export function conversation() {
     assistant: (text: string): Message => ({ id: id('a'), role: 'assistant', parts: [{ type: 'text', text }] }),
     system: (text: string): Message => ({ id: id('s'), role: 'system', parts: [{ type: 'text', text }] }),
     /** An assistant message with tool calls, and the tool message with their results. */
-    toolStep: (calls: { name: string; input: unknown; output: string; isError?: boolean }[], text?: string): Message[] => {
+    toolStep: (
+      calls: { name: string; input: unknown; output: string; isError?: boolean }[],
+      text?: string,
+    ): Message[] => {
       const callIds = calls.map(() => id('call'));
       const assistant: Message = {
         id: id('a'),

@@ -8,9 +8,11 @@ export const SUMMARY_PREFIX =
   '[Conversation summary] The earlier part of this conversation was compacted into the summary below. It is context, not a new request.';
 export const SUMMARY_SUFFIX = '[End of summary] The conversation continues below.';
 /** The assistant's reply to the summary, inserted where roles must alternate. */
-export const SUMMARY_ACKNOWLEDGEMENT = 'Understood. I have the context of the earlier conversation and will continue from it.';
+export const SUMMARY_ACKNOWLEDGEMENT =
+  'Understood. I have the context of the earlier conversation and will continue from it.';
 /** The output a pruned tool result shows instead of its real output. */
-export const PRUNED_OUTPUT_MARKER = '[Output cleared to save context. The call is kept; run the tool again if the output is needed.]';
+export const PRUNED_OUTPUT_MARKER =
+  '[Output cleared to save context. The call is kept; run the tool again if the output is needed.]';
 /** The result given to a tool call that has none in the context. */
 export const MISSING_RESULT_OUTPUT = '[No result: the tool call was interrupted or its result was not recorded.]';
 

@@ -9,13 +9,15 @@ import {
   triggerTokens,
 } from '../settings/compaction-settings.js';
 import {
+  appendLastRequest,
   extractFileOperations,
   type FileToolMap,
   mergeFileOperations,
+  splitLastRequest,
   structuredSummarizer,
   truncateSummarizer,
 } from '../summarize/index.js';
-import type { FileOperations, Summarizer, SummarizeRequest } from '../summarize/types.js';
+import type { FileOperations, SummarizeRequest, Summarizer } from '../summarize/types.js';
 import { countMessageTokens, createTokenCache, tiktokenCounter } from '../tokens/index.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { buildContext } from './build-context.js';
@@ -149,27 +151,31 @@ export async function compact(
           kind: 'history',
           messages: plan.historyMessages,
           ...(plan.previousSummary !== undefined ? { previousSummary: plan.previousSummary } : {}),
-          replacedTokens: sumTokens(plan.historyMessages, countTokens) + (plan.previousSummary ? counter.countText(plan.previousSummary) : 0),
+          replacedTokens:
+            sumTokens(plan.historyMessages, countTokens) +
+            (plan.previousSummary ? counter.countText(plan.previousSummary) : 0),
         }
       : undefined;
   const prefixRequest: SummarizeRequest | undefined = plan.isSplitTurn
-    ? { ...base, kind: 'turn-prefix', messages: plan.turnPrefixMessages, replacedTokens: sumTokens(plan.turnPrefixMessages, countTokens) }
+    ? {
+        ...base,
+        kind: 'turn-prefix',
+        messages: plan.turnPrefixMessages,
+        replacedTokens: sumTokens(plan.turnPrefixMessages, countTokens),
+      }
     : undefined;
 
   const [historyResult, prefixResult] = await Promise.all([
     historyRequest ? summarizeWithFallback(summarizers, historyRequest, fallbacks) : undefined,
     prefixRequest ? summarizeWithFallback(summarizers, prefixRequest, fallbacks) : undefined,
   ]);
-  const parts: string[] = [];
-  const historySummary = historyResult?.text ?? plan.previousSummary;
-  if (historySummary) parts.push(historySummary);
-  if (prefixResult) parts.push(`## Current turn so far\n\n${prefixResult.text}`);
+  const summary = joinSummaries(historyResult?.text ?? plan.previousSummary, prefixResult?.text);
   const strategy = worstStrategy(summarizers, [historyResult?.strategy, prefixResult?.strategy]);
 
   const state: CompactionState = {
     schema: COMPACTION_STATE_SCHEMA,
     version,
-    summary: parts.join('\n\n'),
+    summary,
     firstKeptMessageId: messages[plan.firstKeptIndex]!.id,
     summarizedRange: { fromIndex: 0, toIndex: plan.firstKeptIndex - 1, messageCount: plan.firstKeptIndex },
     prunedToolCallIds: (previous?.prunedToolCallIds ?? []).filter((id) => keptHasToolCall(plan.keptMessages, id)),
@@ -245,7 +251,10 @@ async function summarizeWithFallback(
       fallbacks.push({ strategy: summarizer.name, error: error instanceof Error ? error.message : String(error) });
     }
   }
-  throw new CompactionError('CompactionError', `every summarizer failed: ${fallbacks.map((f) => `${f.strategy}: ${f.error}`).join('; ')}`);
+  throw new CompactionError(
+    'CompactionError',
+    `every summarizer failed: ${fallbacks.map((f) => `${f.strategy}: ${f.error}`).join('; ')}`,
+  );
 }
 
 /** The strategy recorded for the compaction: the weakest (latest in the chain) one used. */
@@ -263,6 +272,19 @@ function worstStrategy(summarizers: readonly Summarizer[], used: (string | undef
   return name ?? summarizers[0]?.name ?? 'structured';
 }
 
+/**
+ * The stored summary: the history summary, then the split turn's prefix summary
+ * — placed before the history summary's verbatim last-request tail, so that the
+ * tail stays last and is read back as the request.
+ */
+function joinSummaries(history: string | undefined, turnPrefix: string | undefined): string {
+  if (!turnPrefix) return history ?? '';
+  const section = `## Current turn so far\n\n${turnPrefix.trim()}`;
+  if (!history) return section;
+  const { body, lastRequest } = splitLastRequest(history);
+  return appendLastRequest(`${body}\n\n${section}`, lastRequest);
+}
+
 function sumTokens(messages: readonly Message[], countTokens: (message: Message) => number): number {
   let total = 0;
   for (const message of messages) total += countTokens(message);
@@ -270,5 +292,7 @@ function sumTokens(messages: readonly Message[], countTokens: (message: Message)
 }
 
 function keptHasToolCall(kept: readonly Message[], toolCallId: string): boolean {
-  return kept.some((message) => message.parts.some((part) => part.type === 'tool-result' && part.toolCallId === toolCallId));
+  return kept.some((message) =>
+    message.parts.some((part) => part.type === 'tool-result' && part.toolCallId === toolCallId),
+  );
 }

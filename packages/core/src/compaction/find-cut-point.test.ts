@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { conversation, words } from '../../test/builders.js';
 import type { Message } from '../messages/types.js';
-import { heuristicCounter } from '../tokens/heuristic-counter.js';
 import { countMessageTokens } from '../tokens/count-message-tokens.js';
+import { heuristicCounter } from '../tokens/heuristic-counter.js';
 import { findCutPoint } from './find-cut-point.js';
 
 const counter = heuristicCounter();
@@ -35,9 +35,12 @@ describe('findCutPoint', () => {
     const cut = findCutPoint(messages, { ...options, splitTurnMinMessages: 1 });
     expect(cut).toBeDefined();
     const kept = messages.slice(cut!.firstKeptIndex);
-    const callIds = new Set(kept.flatMap((m) => m.parts.filter((p) => p.type === 'tool-call').map((p) => p.toolCallId)));
+    const callIds = new Set(
+      kept.flatMap((m) => m.parts.filter((p) => p.type === 'tool-call').map((p) => p.toolCallId)),
+    );
     for (const message of kept) {
-      for (const part of message.parts) if (part.type === 'tool-result') expect(callIds.has(part.toolCallId)).toBe(true);
+      for (const part of message.parts)
+        if (part.type === 'tool-result') expect(callIds.has(part.toolCallId)).toBe(true);
     }
   });
 
@@ -68,7 +71,12 @@ describe('findCutPoint', () => {
 
   it('keeps the last N messages with keepRecentMessages, moving to a valid cut', () => {
     const c = conversation();
-    const messages = [c.user('a'), c.assistant('b'), c.user('c'), ...c.toolStep([{ name: 't', input: {}, output: 'x' }])];
+    const messages = [
+      c.user('a'),
+      c.assistant('b'),
+      c.user('c'),
+      ...c.toolStep([{ name: 't', input: {}, output: 'x' }]),
+    ];
     const cut = findCutPoint(messages, { ...options, keepRecentMessages: 1, splitTurnMinMessages: 1 });
     expect(cut?.firstKeptIndex).toBe(3); // not 4: the tool result stays with its call
   });

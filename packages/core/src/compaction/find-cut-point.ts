@@ -59,7 +59,8 @@ export function findCutPoint(messages: readonly Message[], options: FindCutPoint
   const end = messages.length;
   if (end - startIndex < 2) return undefined;
   const blocked = straddledCuts(messages);
-  const isValid = (index: number) => index > startIndex && index < end && !blocked[index] && cutRank(messages[index]!) > 0;
+  const isValid = (index: number) =>
+    index > startIndex && index < end && !blocked[index] && cutRank(messages[index]!) > 0;
 
   const candidate = budgetIndex(messages, options, startIndex);
   // Everything after startIndex fits in the kept budget: nothing needs summarizing.
@@ -86,7 +87,11 @@ export function findCutPoint(messages: readonly Message[], options: FindCutPoint
 }
 
 /** The index at which the kept range reaches its budget, walking back from the end; undefined when it never does. */
-function budgetIndex(messages: readonly Message[], options: FindCutPointOptions, startIndex: number): number | undefined {
+function budgetIndex(
+  messages: readonly Message[],
+  options: FindCutPointOptions,
+  startIndex: number,
+): number | undefined {
   const end = messages.length;
   if (options.keepRecentMessages !== undefined) {
     const index = end - options.keepRecentMessages;

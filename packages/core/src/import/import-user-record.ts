@@ -46,7 +46,12 @@ export function importUserRecord(state: ImportState, record: UserRecord, line: n
   }
   if (userParts.length === 0) return;
   const id = split ? `${record.uuid}:text` : record.uuid;
-  const metadata = claudeCodeMetadata(record, { isMeta: record.isMeta, compactSummary: record.isCompactSummary });
+  const metadata: Record<string, unknown> = claudeCodeMetadata(record, {
+    isMeta: record.isMeta,
+    compactSummary: record.isCompactSummary,
+  });
+  // Injected text (command caveats, skill text) and Claude Code's own summary are not user requests.
+  if (record.isMeta || record.isCompactSummary) metadata.synthetic = true;
   const index = pushMessage(state, { id, role: 'user', parts: userParts, metadata });
   if (!record.isCompactSummary) return;
   const boundary = state.pendingBoundary;

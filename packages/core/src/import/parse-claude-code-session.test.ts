@@ -162,8 +162,12 @@ describe('parseClaudeCodeSession', () => {
     ]);
     expect(session.messages[2]?.metadata).toEqual({
       claudeCode: { uuid: 'u2', timestamp: 't-u2', compactSummary: true },
+      synthetic: true,
     });
-    expect(session.messages[3]?.metadata).toEqual({ claudeCode: { uuid: 'u3', timestamp: 't-u3', isMeta: true } });
+    expect(session.messages[3]?.metadata).toEqual({
+      claudeCode: { uuid: 'u3', timestamp: 't-u3', isMeta: true },
+      synthetic: true,
+    });
   });
 
   it('keeps a boundary no summary followed, with an empty summary and a warning', () => {

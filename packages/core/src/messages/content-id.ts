@@ -37,7 +37,8 @@ export function canonicalJson(value: unknown): string {
       for (const key of Object.keys(item).sort()) sorted[key] = (item as Record<string, unknown>)[key];
       return sorted;
     }
-    if (item instanceof Uint8Array) return { $bytes: hashString(Array.from(item, (b) => String.fromCharCode(b)).join('')) };
+    if (item instanceof Uint8Array)
+      return { $bytes: hashString(Array.from(item, (b) => String.fromCharCode(b)).join('')) };
     return item;
   });
 }
@@ -55,4 +56,3 @@ export function chainedContentIds(contents: readonly unknown[], prefix = 'm_'): 
   }
   return ids;
 }
-

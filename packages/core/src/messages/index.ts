@@ -4,6 +4,7 @@ export {
   hasToolResults,
   isPinned,
   isTurnStart,
+  isUserRequest,
   lastUserRequest,
   messageText,
   toolCalls,

@@ -38,11 +38,20 @@ export function isTurnStart(message: Message): boolean {
   return message.role === 'user' && !hasToolResults(message);
 }
 
+/**
+ * A message the user wrote: a turn start that core did not insert
+ * (`metadata.compaction`) and that is not injected text (`metadata.synthetic: true`,
+ * e.g. command caveats or reminders a harness adds as user messages).
+ */
+export function isUserRequest(message: Message): boolean {
+  return isTurnStart(message) && message.metadata?.compaction === undefined && message.metadata?.synthetic !== true;
+}
+
 /** The last user request of a conversation, as text. */
 export function lastUserRequest(messages: readonly Message[]): string | undefined {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index]!;
-    if (!isTurnStart(message) || message.metadata?.compaction !== undefined) continue;
+    if (!isUserRequest(message)) continue;
     const text = messageText(message).trim();
     if (text) return text;
   }

@@ -69,7 +69,7 @@ function messageProblem(value: unknown): string | undefined {
  *
  * @returns the same messages, typed.
  */
-export function parseMessages(input: unknown, options: { existingIds?: ReadonlySet<string> } = {}): Message[] {
+export function parseMessages(input: unknown, options: { existingIds?: { has(id: string): boolean } } = {}): Message[] {
   if (!Array.isArray(input)) {
     throw new InvalidMessageError({ index: -1, problem: `expected an array of messages, got ${describe(input)}` });
   }

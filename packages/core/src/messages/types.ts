@@ -57,7 +57,8 @@ export type Message = {
   /**
    * Free-form data carried through untouched. Keys core reads:
    * `pinned: true` keeps a message verbatim in every context (never summarized);
-   * `compaction` marks messages core itself inserted (summary, acknowledgement, synthetic results).
+   * `compaction` marks messages core itself inserted (summary, acknowledgement, synthetic results);
+   * `synthetic: true` marks injected text that is not a user request (command caveats, reminders).
    */
   metadata?: Record<string, unknown>;
 };

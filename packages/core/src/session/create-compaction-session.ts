@@ -77,7 +77,9 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
   /** Counted tokens of the context for (state version, history length), kept up to date on append. */
   let counted: { version: number; length: number; tokens: number } | undefined;
   /** What the last prepared context was, for `recordUsage`. */
-  let prepared: { historyLength: number; contextMessageCount: number; stateVersion: number; counted: number } | undefined;
+  let prepared:
+    | { historyLength: number; contextMessageCount: number; stateVersion: number; counted: number }
+    | undefined;
 
   const version = () => record.state?.version ?? 0;
 
@@ -140,7 +142,8 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     setHistory(messages);
     stuckAt = undefined;
     const state = record.state;
-    const stateStillValid = state !== undefined && ids.has(state.firstKeptMessageId) && ids.get(state.firstKeptMessageId)! <= common;
+    const stateStillValid =
+      state !== undefined && ids.has(state.firstKeptMessageId) && ids.get(state.firstKeptMessageId)! <= common;
     record = { ...record, state: stateStillValid ? state : undefined, usage: undefined };
     if (persistHistory) {
       await store.clear(sessionId);
@@ -152,11 +155,16 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
   function countedTokens(): number {
     const stateVersion = version();
     if (counted && counted.version === stateVersion && counted.length <= history.length) {
-      for (let index = counted.length; index < history.length; index += 1) counted.tokens += cache.count(history[index]!);
+      for (let index = counted.length; index < history.length; index += 1)
+        counted.tokens += cache.count(history[index]!);
       counted.length = history.length;
       return counted.tokens;
     }
-    counted = { version: stateVersion, length: history.length, tokens: contextTokens(history, record.state, cache.count, counter) };
+    counted = {
+      version: stateVersion,
+      length: history.length,
+      tokens: contextTokens(history, record.state, cache.count, counter),
+    };
     return counted.tokens;
   }
 
@@ -181,7 +189,13 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     const startedAt = Date.now();
     const tokensBefore = estimateTokens();
     const messagesBefore = buildContext(history, record.state).length;
-    emit({ type: 'compaction:start', sessionId, trigger: request.trigger, messages: messagesBefore, tokens: tokensBefore });
+    emit({
+      type: 'compaction:start',
+      sessionId,
+      trigger: request.trigger,
+      messages: messagesBefore,
+      tokens: tokensBefore,
+    });
     for (let tries = 0; tries < 2; tries += 1) {
       const snapshot = history.slice();
       const branchAtStart = branch;
@@ -361,7 +375,9 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
         attempt({
           trigger: 'manual',
           force: true,
-          ...(compactOptions.keepRecentTokens !== undefined ? { keepRecentTokens: compactOptions.keepRecentTokens } : {}),
+          ...(compactOptions.keepRecentTokens !== undefined
+            ? { keepRecentTokens: compactOptions.keepRecentTokens }
+            : {}),
           ...(compactOptions.instructions ? { instructions: compactOptions.instructions } : {}),
           ...(compactOptions.signal ? { signal: compactOptions.signal } : {}),
         }),

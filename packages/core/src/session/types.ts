@@ -19,6 +19,8 @@ export type CompactionResult = {
   trigger: CompactionTrigger;
   /** Whether the cut fell inside a turn (two summaries were made). */
   isSplitTurn: boolean;
+  /** Summarizers that failed before `strategy` succeeded, with their errors. */
+  fallbacks: { strategy: string; error: string }[];
 };
 
 export type CompactionStartEvent = {
@@ -39,7 +41,6 @@ export type CompactionEndEvent = {
   tokensAfter: number;
   messagesSummarized: number;
   strategy: CompactionStrategy;
-  /** Summarizers that failed before `strategy` succeeded, with their errors. */
   fallbacks: { strategy: string; error: string }[];
   durationMs: number;
   result: CompactionResult;

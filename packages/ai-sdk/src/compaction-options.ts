@@ -1,0 +1,57 @@
+import type { CompactionEvent, CompactionSettings, SessionStore, Summarizer, TokenCounter } from '@compaction/core';
+import type { AiSdkModel } from './as-language-model.js';
+
+/** Options shared by {@link compactionMiddleware} and {@link compactionPrepareStep}. */
+export type CompactionOptions = {
+  /**
+   * Where each conversation's compaction state (summary, cut point, usage)
+   * persists. Share one store across processes (a database-backed
+   * `SessionStore`, or `fileStore` on a shared disk) and a compaction made by
+   * one process is reused by the others.
+   * @default memoryStore() — one per middleware / prepareStep function, this process only
+   */
+  store?: SessionStore;
+  /**
+   * How summaries are written: `'llm'` (a model writes a structured checkpoint;
+   * when it fails, core falls back to `'structured'`), `'structured'`
+   * (deterministic, no model call) or any core `Summarizer`
+   * (e.g. `aiSdkSummarizer(model, options)`).
+   * @default 'llm'
+   */
+  summarizer?: 'llm' | 'structured' | Summarizer;
+  /**
+   * The model that writes `'llm'` summaries, called directly (not through
+   * any middleware). A cheaper model is fine.
+   * @default the wrapped model (middleware) / the step's model (prepareStep)
+   */
+  summaryModel?: AiSdkModel;
+  /**
+   * When and how much to compact. `contextWindow` defaults to core's
+   * `getContextWindow(model.modelId)`.
+   * @default DEFAULT_COMPACTION_SETTINGS (trigger 0.8, keepRecentTokens 20000, reserveTokens 16384, …)
+   */
+  settings?: Partial<CompactionSettings>;
+  /**
+   * Counts tokens where the provider has not reported them yet.
+   * @default tiktokenCounter('o200k_base')
+   */
+  counter?: TokenCounter;
+  /**
+   * Called with every compaction event (`compaction:start`, `compaction:end`,
+   * `compaction:error`) of every conversation.
+   * @default undefined
+   */
+  onCompaction?: (event: CompactionEvent) => void;
+};
+
+/** Options of {@link compactionMiddleware}. */
+export type CompactionMiddlewareOptions = CompactionOptions;
+
+/** Options of {@link compactionPrepareStep}. */
+export type CompactionPrepareStepOptions = CompactionOptions & {
+  /**
+   * The conversation's key in the store (e.g. your chat id).
+   * @default the content id of the first non-system message
+   */
+  sessionId?: string;
+};

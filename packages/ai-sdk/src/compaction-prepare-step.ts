@@ -1,0 +1,56 @@
+import type { CompactionSession } from '@compaction/core';
+import type { LanguageModel, ModelMessage } from 'ai';
+import type { CompactionPrepareStepOptions } from './compaction-options.js';
+import { conversationKey } from './conversation-key.js';
+import { messagesToModelMessages, modelMessagesToMessages } from './convert-model-messages.js';
+import { sessionRegistry } from './session-registry.js';
+
+/** What {@link compactionPrepareStep} reads of `prepareStep`'s options. */
+export type PrepareStepInput = {
+  /** The steps so far; the last one's usage is recorded before the next call. */
+  steps: readonly { usage: { inputTokens: number | undefined } }[];
+  /** The step's model: its id selects the context window; it writes `'llm'` summaries unless `summaryModel` is set. */
+  model: LanguageModel;
+  /** The messages the call started with. */
+  initialMessages: readonly ModelMessage[];
+  /** Every response message so far (all steps). */
+  responseMessages: readonly ModelMessage[];
+  /** User messages steered into this step (experimental in `ai`); they follow the history. */
+  experimental_steeringMessages?: readonly ModelMessage[];
+};
+
+/**
+ * The compaction engine as a `prepareStep` function, for tool loops
+ * (`generateText` / `streamText` with `stopWhen`, `ToolLoopAgent`) that compact
+ * per step explicitly instead of wrapping the model.
+ *
+ * Each step it takes the full history (`initialMessages` + `responseMessages`,
+ * never an earlier step's compacted messages), lets the session prepare the
+ * context and returns it as `messages` — which `ai` 7 carries forward to later
+ * steps. Pinned system messages stay first; `instructions` are not touched.
+ *
+ * @example
+ * ```ts
+ * await generateText({ model, tools, stopWhen: stepCountIs(50), messages,
+ *   prepareStep: compactionPrepareStep({ store, sessionId: chatId }) });
+ * ```
+ */
+export function compactionPrepareStep(
+  options: CompactionPrepareStepOptions = {},
+): (input: PrepareStepInput) => Promise<{ messages: ModelMessage[] } | undefined> {
+  const sessions = sessionRegistry(options);
+  /** The session that prepared the last step of a run (keyed by the run's `steps` array). */
+  const runs = new WeakMap<object, CompactionSession>();
+
+  return async ({ steps, model, initialMessages, responseMessages, experimental_steeringMessages: steering = [] }) => {
+    const messages = modelMessagesToMessages([...initialMessages, ...responseMessages, ...steering]);
+    const sessionId = options.sessionId ?? conversationKey(messages);
+    if (sessionId === undefined) return undefined;
+    const session = sessions.get(sessionId, model);
+    const previous = steps.at(-1);
+    if (previous && runs.get(steps) === session) await session.recordUsage({ inputTokens: previous.usage.inputTokens });
+    const prepared = await session.prepare({ messages });
+    runs.set(steps, session);
+    return { messages: messagesToModelMessages(prepared.messages) };
+  };
+}

@@ -1,0 +1,25 @@
+import type { CompactionEndEvent } from '@compaction/core';
+
+/** What {@link formatCompactionNotice} reads: a `compaction:end` event or the `compaction` provider metadata. */
+export type CompactionNoticeInput = Pick<
+  CompactionEndEvent,
+  'messagesSummarized' | 'tokensBefore' | 'tokensAfter' | 'strategy'
+>;
+
+/**
+ * One line for a chat UI:
+ * `Conversation compacted: 84 messages → summary, 162K → 31K tokens`
+ * (`old tool outputs cleared` instead of the summary when only pruning ran).
+ */
+export function formatCompactionNotice(event: CompactionNoticeInput): string {
+  const what =
+    event.strategy === 'prune' ? 'old tool outputs cleared' : `${event.messagesSummarized} messages → summary`;
+  return `Conversation compacted: ${what}, ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens`;
+}
+
+function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  const thousands = Math.round(tokens / 1000);
+  if (thousands < 1000) return `${thousands}K`;
+  return `${(tokens / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
+}

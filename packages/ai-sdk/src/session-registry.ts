@@ -1,0 +1,47 @@
+import { type CompactionSession, createCompactionSession, memoryStore } from '@compaction/core';
+import type { AiSdkModel } from './as-language-model.js';
+import type { CompactionOptions } from './compaction-options.js';
+import { resolveSummarizer } from './resolve-summarizer.js';
+
+/** How many sessions one middleware keeps in memory; the least recently used one goes first. */
+export const MAX_CACHED_SESSIONS = 100;
+
+/** The sessions of one middleware or prepareStep function, by conversation and model. */
+export type SessionRegistry = {
+  /** The session of a conversation, created on first use (its state loads from the store). */
+  get(sessionId: string, model: AiSdkModel | string): CompactionSession;
+};
+
+/**
+ * Keeps the recently used sessions in memory, so a session's guards (no retry
+ * of a compaction that could not help, overflow suspected from usage) and token
+ * counts carry from one call to the next. The AI SDK re-sends the history, so
+ * sessions do not persist it (`persistHistory: false`); the store holds the state.
+ */
+export function sessionRegistry(options: CompactionOptions): SessionRegistry {
+  const store = options.store ?? memoryStore();
+  const sessions = new Map<string, CompactionSession>();
+  return {
+    get(sessionId, model) {
+      const modelId = typeof model === 'string' ? model : model.modelId;
+      const key = `${modelId}\u0000${sessionId}`;
+      const cached = sessions.get(key);
+      sessions.delete(key);
+      const session =
+        cached ??
+        createCompactionSession({
+          store,
+          sessionId,
+          model: modelId,
+          persistHistory: false,
+          summarizer: resolveSummarizer(options, model),
+          settings: options.settings,
+          counter: options.counter,
+          onEvent: options.onCompaction,
+        });
+      sessions.set(key, session);
+      if (sessions.size > MAX_CACHED_SESSIONS) sessions.delete(sessions.keys().next().value!);
+      return session;
+    },
+  };
+}

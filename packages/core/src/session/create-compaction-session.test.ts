@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import { conversation, recordingSummarizer, words } from '../../test/builders.js';
+import type { Message } from '../messages/types.js';
+import { memoryStore } from '../store/memory-store.js';
+import type { Summarizer } from '../summarize/types.js';
+import { heuristicCounter } from '../tokens/heuristic-counter.js';
+import { createCompactionSession } from './create-compaction-session.js';
+import type { CompactionEvent } from './types.js';
+
+const settings = { contextWindow: 4_000, reserveTokens: 500, keepRecentTokens: 600, trigger: 0.5, minMessages: 4 };
+const counter = heuristicCounter();
+
+function longConversation(turns: number): Message[] {
+  const c = conversation();
+  return Array.from({ length: turns }, (_, turn) => [
+    c.user(`request ${turn}: ${words(40)}`),
+    ...c.toolStep([{ name: 'read', input: { path: `src/file${turn}.ts` }, output: words(200) }]),
+    c.assistant(`done ${turn}: ${words(40)}`),
+  ]).flat();
+}
+
+describe('createCompactionSession', () => {
+  it('throws at construction when a setting is invalid, naming it', () => {
+    expect(() => createCompactionSession({ sessionId: 's', settings: { keepRecentTokens: -1 } })).toThrow(
+      /setting "keepRecentTokens"/,
+    );
+    expect(() =>
+      createCompactionSession({
+        sessionId: 's',
+        settings: { contextWindow: 1000, reserveTokens: 100, keepRecentTokens: 5000 },
+      }),
+    ).toThrow(/keepRecentTokens/);
+  });
+
+  it('does not compact a small session', async () => {
+    const summarizer = recordingSummarizer();
+    const session = createCompactionSession({ sessionId: 's', settings, counter, summarizer });
+    await session.append(longConversation(1));
+    const prepared = await session.prepare();
+    expect(prepared.compaction).toBeUndefined();
+    expect(summarizer.requests).toHaveLength(0);
+  });
+
+  it('auto-compacts over the trigger and keeps the context bounded, turn after turn', async () => {
+    const summarizer = recordingSummarizer();
+    const events: CompactionEvent[] = [];
+    const session = createCompactionSession({
+      sessionId: 's',
+      settings,
+      counter,
+      summarizer,
+      onEvent: (e) => events.push(e),
+    });
+    const messages = longConversation(30);
+    const stats = [];
+    for (const message of messages) {
+      await session.append(message);
+      const prepared = await session.prepare();
+      stats.push(prepared.tokens);
+    }
+    const state = await session.state();
+    expect(state?.version).toBeGreaterThan(1);
+    expect(Math.max(...stats.slice(-20))).toBeLessThanOrEqual(2_000 + 400);
+    const ends = events.filter((e) => e.type === 'compaction:end');
+    expect(ends.length).toBe(state?.version);
+    for (const end of ends) if (end.type === 'compaction:end') expect(end.tokensAfter).toBeLessThan(end.tokensBefore);
+    // The second and later compactions update the previous summary with only the new messages.
+    const updates = summarizer.requests.filter((r) => r.kind === 'history' && r.previousSummary);
+    expect(updates.length).toBeGreaterThan(0);
+    expect(await session.history()).toEqual(messages);
+  });
+
+  it('falls back to the structured summary when the summarizer fails, and never stores the error', async () => {
+    const failing: Summarizer = {
+      name: 'llm',
+      summarize: async () => {
+        throw new Error('provider said: 500 internal error');
+      },
+    };
+    const events: CompactionEvent[] = [];
+    const session = createCompactionSession({
+      sessionId: 's',
+      settings: { ...settings, pruneToolOutputs: false },
+      counter,
+      summarizer: failing,
+      onEvent: (e) => events.push(e),
+    });
+    await session.append(longConversation(12));
+    const prepared = await session.prepare();
+    expect(prepared.compaction?.strategy).toBe('structured');
+    expect(prepared.compaction?.fallbacks).toEqual([{ strategy: 'llm', error: 'provider said: 500 internal error' }]);
+    expect((await session.state())?.summary).not.toContain('500 internal error');
+  });
+
+  it('clears old tool outputs first and skips summarizing when that is enough', async () => {
+    const summarizer = recordingSummarizer();
+    const session = createCompactionSession({ sessionId: 's', settings, counter, summarizer });
+    await session.append(longConversation(12));
+    const prepared = await session.prepare();
+    expect(prepared.compaction?.strategy).toBe('prune');
+    expect(summarizer.requests).toHaveLength(0);
+    const state = await session.state();
+    expect(state?.prunedToolCallIds.length).toBeGreaterThan(0);
+    // The recent range keeps its outputs.
+    const last = prepared.messages.filter((m) => m.role === 'tool').at(-1);
+    expect(JSON.stringify(last)).not.toContain('Output cleared');
+    expect(JSON.stringify(prepared.messages)).toContain('Output cleared');
+  });
+
+  it('manual compact with focus instructions reaches the summarizer', async () => {
+    const summarizer = recordingSummarizer();
+    const session = createCompactionSession({
+      sessionId: 's',
+      settings: { ...settings, trigger: 0 },
+      counter,
+      summarizer,
+    });
+    await session.append(longConversation(6));
+    const result = await session.compact({ instructions: 'focus on the parser bug' });
+    expect(result?.trigger).toBe('manual');
+    expect(summarizer.requests[0]?.instructions).toBe('focus on the parser bug');
+  });
+
+  it('recovers from an overflow error once, and refuses a second time on the same context', async () => {
+    const session = createCompactionSession({ sessionId: 's', settings: { ...settings, trigger: 0 }, counter });
+    await session.append(longConversation(6));
+    const overflow = Object.assign(new Error('prompt is too long: 250000 tokens > 200000 maximum'), {
+      statusCode: 400,
+    });
+    expect(await session.recoverFromOverflow(new Error('rate limit exceeded'))).toBe(false);
+    expect(await session.recoverFromOverflow(overflow)).toBe(true);
+    expect(await session.recoverFromOverflow(overflow)).toBe(false);
+  });
+
+  it('reloads from its store with exactly the same context', async () => {
+    const store = memoryStore();
+    const first = createCompactionSession({ sessionId: 'x', settings, counter, store });
+    for (const message of longConversation(12)) {
+      await first.append(message);
+      await first.prepare();
+    }
+    const second = createCompactionSession({ sessionId: 'x', settings, counter, store });
+    expect(await second.context()).toEqual(await first.context());
+    expect((await second.state())?.version).toBeGreaterThan(0);
+  });
+
+  it('syncs a re-sent history: appends new messages and starts a new branch on divergence', async () => {
+    const session = createCompactionSession({ sessionId: 's', settings, counter, persistHistory: false });
+    const messages = longConversation(10);
+    await session.prepare({ messages });
+    expect((await session.state())?.version).toBe(1);
+    await session.prepare({ messages: [...messages, ...longConversation(1).map((m) => ({ ...m, id: `n-${m.id}` }))] });
+    expect((await session.history()).length).toBe(messages.length + 4);
+    // An edited first message: the state summarizes another branch and is dropped.
+    const edited = [{ ...messages[0]!, id: 'edited' }, ...messages.slice(1, 3)];
+    const prepared = await session.prepare({ messages: edited });
+    expect(prepared.messages.map((m) => m.id)).toEqual(edited.map((m) => m.id));
+    expect(await session.state()).toBeUndefined();
+  });
+
+  it('waits for a running compaction (single flight) and keeps messages appended meanwhile', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow: Summarizer = {
+      name: 'slow',
+      summarize: async (request) => {
+        await gate;
+        return `summary of ${request.messages.length}`;
+      },
+    };
+    const session = createCompactionSession({ sessionId: 's', settings, counter, summarizer: slow });
+    await session.append(longConversation(10));
+    const first = session.prepare();
+    const c = conversation();
+    await session.append({ ...c.user('late message'), id: 'late' });
+    const second = session.prepare();
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.compaction).toBeDefined();
+    expect(b.compaction).toBeUndefined();
+    expect(b.messages.at(-1)?.id).toBe('late');
+  });
+
+  it('stops and reports instead of looping when compaction cannot help', async () => {
+    const c = conversation();
+    // One huge user message: nothing older to summarize.
+    const session = createCompactionSession({ sessionId: 's', settings: { ...settings, minMessages: 1 }, counter });
+    const events: CompactionEvent[] = [];
+    session.on((e) => events.push(e));
+    await session.append([c.user(words(3_000))]);
+    await session.prepare();
+    await session.prepare();
+    await session.prepare();
+    const starts = events.filter((e) => e.type === 'compaction:start').length;
+    expect(starts).toBeLessThanOrEqual(2);
+    expect(events.some((e) => e.type === 'compaction:error')).toBe(true);
+  });
+
+  it('uses the provider-reported input tokens plus counted new messages (hybrid)', async () => {
+    const session = createCompactionSession({ sessionId: 's', settings: { ...settings, trigger: 0 }, counter });
+    const c = conversation();
+    await session.append([c.user('hello')]);
+    await session.prepare();
+    await session.recordUsage({ inputTokens: 1_000 });
+    await session.append([c.assistant(words(10))]);
+    const stats = await session.stats();
+    expect(stats.contextTokens).toBeGreaterThanOrEqual(1_000 + 10);
+    expect(stats.contextTokens).toBeLessThan(1_100);
+  });
+
+  it('clear() forgets history and state', async () => {
+    const store = memoryStore();
+    const session = createCompactionSession({ sessionId: 's', settings, counter, store });
+    await session.append(longConversation(10));
+    await session.prepare();
+    await session.clear();
+    expect(await session.history()).toEqual([]);
+    expect(await session.state()).toBeUndefined();
+    expect(await store.loadRecord('s')).toBeUndefined();
+  });
+});

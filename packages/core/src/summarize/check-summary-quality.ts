@@ -1,0 +1,91 @@
+import type { SummaryRejection } from '../errors/summary-rejected-error.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import { removeFileOperationBlocks } from './remove-file-operation-blocks.js';
+import { splitLastRequest } from './split-last-request.js';
+import {
+  HISTORY_SUMMARY_HEADINGS,
+  markdownHeadings,
+  normalizeHeading,
+  TURN_PREFIX_SUMMARY_HEADINGS,
+} from './summary-headings.js';
+import type { GenerateTextResult, SummarizeRequest } from './types.js';
+
+/** What {@link checkSummaryQuality} needs besides the text. */
+export type SummaryQualityOptions = {
+  kind: SummarizeRequest['kind'];
+  /** Tokens of what the summary replaces; the summary must count fewer. */
+  replacedTokens: number;
+  counter: TokenCounter;
+  /** The generation's finish reason; `length` means the output limit cut the text off. */
+  finishReason?: GenerateTextResult['finishReason'];
+};
+
+/** The verdict of {@link checkSummaryQuality}. */
+export type SummaryQuality = { ok: true } | { ok: false; reason: SummaryRejection; detail: string };
+
+/** Openings of a chat reply rather than a summary ("Sure, …", "I'll …", "Let me …"). */
+const CHAT_OPENING =
+  /^(?:sure|certainly|of course|okay|ok|alright|absolutely|great|got it|understood|no problem|happy to|thanks|thank you|i'll|i will|i'm going to|i am going to|i can|let me|let's|here's what i)\b/i;
+/** Phrases that speak to the user. */
+const ADDRESSES_USER =
+  /\b(?:would you like(?: me)? to|do you want me to|shall i|should i (?:go ahead|proceed|continue)|let me know (?:if|when|what|whether)|feel free to)\b/i;
+/** Turn markers of the serialized transcript, echoed back. */
+const TRANSCRIPT_MARKER = /\[(?:User|Assistant|Tool call|Tool result|Tool error|System|Reasoning)\]:/;
+
+/**
+ * The quality gate every LLM summary passes before it is stored. Rejects a summary that is
+ * `empty`, `truncated` (finish reason `length`), `continuation` (reads as a chat reply:
+ * opens with "Sure"/"I'll"/"Let me"/"Okay"…, speaks to the user, or holds `[User]:` /
+ * `[Assistant]:` transcript markers), `missing-headings` (a `history` summary needs every
+ * heading of {@link HISTORY_SUMMARY_HEADINGS}, a `turn-prefix` one only `## Turn Request`),
+ * or `not-smaller` (counts at least `replacedTokens`). The carried
+ * `Last request from user was: …` tail holds the user's own words and is measured but not
+ * scanned for continuation.
+ *
+ * @example
+ * ```ts
+ * const quality = checkSummaryQuality(text, { kind: 'history', replacedTokens: 12_000, counter });
+ * if (!quality.ok) console.warn(quality.reason, quality.detail);
+ * ```
+ */
+export function checkSummaryQuality(text: string, options: SummaryQualityOptions): SummaryQuality {
+  const { body } = splitLastRequest(text);
+  const content = removeFileOperationBlocks(body).trim();
+  if (!content) return { ok: false, reason: 'empty', detail: 'the summary has no text' };
+  if (options.finishReason === 'length') {
+    return { ok: false, reason: 'truncated', detail: 'the output limit cut the summary off (finish reason "length")' };
+  }
+  const continuation = continuationSign(content);
+  if (continuation) return { ok: false, reason: 'continuation', detail: continuation };
+  const required = options.kind === 'turn-prefix' ? TURN_PREFIX_SUMMARY_HEADINGS : HISTORY_SUMMARY_HEADINGS;
+  const present = markdownHeadings(content);
+  const missing = required.filter((heading) => !present.has(normalizeHeading(heading)));
+  if (missing.length > 0) {
+    return {
+      ok: false,
+      reason: 'missing-headings',
+      detail: `missing heading${missing.length > 1 ? 's' : ''}: ${missing.map((h) => `## ${h}`).join(', ')}`,
+    };
+  }
+  const tokens = options.counter.countText(text);
+  if (tokens >= options.replacedTokens) {
+    return {
+      ok: false,
+      reason: 'not-smaller',
+      detail: `the summary has ${tokens} tokens, not fewer than the ${options.replacedTokens} it replaces`,
+    };
+  }
+  return { ok: true };
+}
+
+function continuationSign(content: string): string | undefined {
+  const firstLine = content.split('\n').find((line) => line.trim()) ?? '';
+  const opening = firstLine.replace(/^[\s#>*_"'`-]+/, '');
+  const chatOpening = CHAT_OPENING.exec(opening);
+  if (chatOpening) return `it opens like a chat reply ("${chatOpening[0]}")`;
+  const marker = TRANSCRIPT_MARKER.exec(content);
+  if (marker) return `it contains the transcript marker "${marker[0]}"`;
+  const address = ADDRESSES_USER.exec(content);
+  if (address) return `it addresses the user ("${address[0]}")`;
+  return undefined;
+}

@@ -1,0 +1,44 @@
+export {
+  buildStructuredSummary,
+  COMPACT_STRUCTURED_BUDGET,
+  DEFAULT_STRUCTURED_BUDGET,
+} from './build-structured-summary.js';
+export { buildSummaryPrompt } from './build-summary-prompt.js';
+export { checkSummaryQuality, type SummaryQuality, type SummaryQualityOptions } from './check-summary-quality.js';
+export { cutText } from './cut-text.js';
+export {
+  DEFAULT_FILE_TOOL_MAP,
+  type FileToolMap,
+  type FileToolPaths,
+  type FileToolRule,
+  inputFilePaths,
+} from './default-file-tool-map.js';
+export { extractFileOperations } from './extract-file-operations.js';
+export {
+  DEFAULT_HISTORY_MAX_OUTPUT_TOKENS,
+  DEFAULT_TURN_PREFIX_MAX_OUTPUT_TOKENS,
+  type LlmSummarizerOptions,
+  llmSummarizer,
+} from './llm-summarizer.js';
+export { mergeFileOperations } from './merge-file-operations.js';
+export { parseFileOperations } from './parse-file-operations.js';
+export { removeFileOperationBlocks } from './remove-file-operation-blocks.js';
+export { renderFileOperations } from './render-file-operations.js';
+export {
+  DEFAULT_MAX_TOOL_OUTPUT_CHARS,
+  type SerializeConversationOptions,
+  serializeConversation,
+} from './serialize-conversation.js';
+export { appendLastRequest, LAST_REQUEST_PREFIX, splitLastRequest } from './split-last-request.js';
+export { type StructuredSummarizerOptions, structuredSummarizer } from './structured-summarizer.js';
+export { HISTORY_SUMMARY_HEADINGS, TURN_PREFIX_SUMMARY_HEADINGS } from './summary-headings.js';
+export {
+  DEFAULT_PROMPTS,
+  INITIAL_SUMMARY_PROMPT,
+  SUMMARIZATION_SYSTEM_PROMPT,
+  type SummaryPrompts,
+  TURN_PREFIX_PROMPT,
+  UPDATE_SUMMARY_PROMPT,
+} from './summary-prompts.js';
+export { type TruncateSummarizerOptions, truncateSummarizer } from './truncate-summarizer.js';
+export type { FileOperations, GenerateText, GenerateTextResult, SummarizeRequest, Summarizer } from './types.js';

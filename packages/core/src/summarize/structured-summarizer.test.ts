@@ -1,0 +1,341 @@
+import { describe, expect, it } from 'vitest';
+import { conversation } from '../../test/builders.js';
+import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
+import type { Message } from '../messages/types.js';
+import { heuristicCounter } from '../tokens/heuristic-counter.js';
+import { COMPACT_STRUCTURED_BUDGET } from './build-structured-summary.js';
+import { checkSummaryQuality } from './check-summary-quality.js';
+import { extractFileOperations } from './extract-file-operations.js';
+import { mergeFileOperations } from './merge-file-operations.js';
+import { structuredSummarizer } from './structured-summarizer.js';
+import type { FileOperations, SummarizeRequest } from './types.js';
+
+const counter = heuristicCounter();
+
+function request(messages: Message[], overrides: Partial<SummarizeRequest> = {}): SummarizeRequest {
+  return {
+    kind: 'history',
+    messages,
+    fileOps: extractFileOperations(messages),
+    replacedTokens: 1_000_000,
+    counter,
+    ...overrides,
+  };
+}
+
+/** "Kept": the first 60 characters of the request, whitespace collapsed, appear in the summary. */
+function expectRequestKept(summary: string, text: string): void {
+  expect(summary).toContain(text.replace(/\s+/g, ' ').trim().slice(0, 60));
+}
+
+function expectPathsKept(summary: string, fileOps: FileOperations): void {
+  for (const path of [...fileOps.read, ...fileOps.modified]) expect(summary).toContain(`\n${path}\n`);
+}
+
+function session() {
+  const c = conversation();
+  return [
+    c.user('Add a --dry-run flag to scripts/deploy.ts so we can test without uploading'),
+    ...c.toolStep([
+      { name: 'Read', input: { file_path: 'scripts/deploy.ts' }, output: 'export async function deploy() {}' },
+    ]),
+    ...c.toolStep(
+      [
+        {
+          name: 'Bash',
+          input: { command: 'npm test' },
+          output: "TypeError: Cannot read properties of undefined (reading 'bucket')",
+          isError: true,
+        },
+      ],
+      'I will run the tests first.',
+    ),
+    ...c.toolStep([{ name: 'Edit', input: { file_path: 'scripts/deploy.ts' }, output: 'ok' }]),
+    ...c.toolStep([{ name: 'Bash', input: { command: 'npm test' }, output: '12 passed' }]),
+    ...c.toolStep([{ name: 'Grep', input: { pattern: 'S3' }, output: 'ENOENT', isError: true }]),
+    c.assistant('The flag works; uploads are skipped when --dry-run is set.'),
+    c.user('Now also print the files that would be uploaded.\nKeep the output short.'),
+  ];
+}
+
+describe('structuredSummarizer', () => {
+  it('fills the headings from the messages: requests, last request verbatim, tools, errors, files, statements', async () => {
+    const messages = session();
+    const summary = await structuredSummarizer().summarize(
+      request(messages, {
+        lastUserRequest: 'Now also print the files that would be uploaded.\nKeep the output short.',
+      }),
+    );
+    expect(summary).toMatchInlineSnapshot(`
+      "## Goal
+      Add a --dry-run flag to scripts/deploy.ts so we can test without uploading
+
+      ## Constraints & Preferences
+      - (none recorded: made without a model; the user's requests are listed under Critical Context)
+
+      ## Progress
+      ### Done
+      - Tools used: Bash ×2, Edit ×1, Grep ×1, Read ×1
+      - Error in \`Bash\` (a later \`Bash\` call succeeded): TypeError: Cannot read properties of undefined (reading 'bucket')
+
+      ### In Progress
+      - [ ] Last user request: Now also print the files that would be uploaded. Keep the output short.
+
+      ### Blocked
+      - Error in \`Grep\` (no later successful \`Grep\` call): ENOENT
+
+      ## Key Decisions
+      - (none recorded: made without a model; the assistant's recent statements are listed under Critical Context)
+
+      ## Next Steps
+      1. (continue with the last user request, quoted at the end)
+
+      ## Critical Context
+      ### User Requests
+      1. Add a --dry-run flag to scripts/deploy.ts so we can test without uploading
+      2. Now also print the files that would be uploaded. Keep the output short.
+
+      ### Recent Assistant Statements
+      - I will run the tests first.
+      - The flag works; uploads are skipped when --dry-run is set.
+
+      <read-files>
+      </read-files>
+      <modified-files>
+      scripts/deploy.ts
+      </modified-files>
+
+      Last request from user was: Now also print the files that would be uploaded.
+      Keep the output short."
+    `);
+  });
+
+  it('passes the quality gate of an LLM summary (same headings)', async () => {
+    const summary = await structuredSummarizer().summarize(request(session()));
+    expect(checkSummaryQuality(summary, { kind: 'history', replacedTokens: 100_000, counter })).toEqual({ ok: true });
+  });
+
+  it('takes the last request from the messages when the request carries none', async () => {
+    const summary = await structuredSummarizer().summarize(request(session()));
+    expect(
+      summary.endsWith(
+        'Last request from user was: Now also print the files that would be uploaded.\nKeep the output short.',
+      ),
+    ).toBe(true);
+  });
+
+  describe('budget', () => {
+    const c = conversation();
+    const requests = Array.from(
+      { length: 40 },
+      (_, index) => `Request ${index}: ${'please refactor the module carefully '.repeat(12)}`,
+    );
+    const messages: Message[] = [];
+    for (const [index, text] of requests.entries()) {
+      messages.push(c.user(text));
+      messages.push(
+        ...c.toolStep(
+          [
+            { name: 'Read', input: { file_path: `src/module-${index}/index.ts` }, output: 'x'.repeat(500) },
+            {
+              name: 'Bash',
+              input: { command: 'npm test' },
+              output: `FAIL ${'stack frame '.repeat(60)}`,
+              isError: index % 2 === 0,
+            },
+          ],
+          `Statement ${index}: ${'the refactor is going well and here is a long explanation '.repeat(8)}`,
+        ),
+      );
+      messages.push(
+        ...c.toolStep([{ name: 'Write', input: { file_path: `src/module-${index}/new.ts` }, output: 'ok' }]),
+      );
+    }
+    const fileOps = extractFileOperations(messages);
+
+    it.each([4000, COMPACT_STRUCTURED_BUDGET])(
+      'stays within %i tokens and keeps every path and request',
+      async (maxTokens) => {
+        const summary = await structuredSummarizer({ maxTokens }).summarize(request(messages));
+        expect(counter.countText(summary)).toBeLessThanOrEqual(maxTokens);
+        for (const text of requests) expectRequestKept(summary, text);
+        expectPathsKept(summary, fileOps);
+        expect(fileOps.read).toHaveLength(40);
+        expect(fileOps.modified).toHaveLength(40);
+      },
+    );
+
+    it('shortens the rest before paths and requests, and exceeds the budget rather than drop one', async () => {
+      const generous = await structuredSummarizer({ maxTokens: 100_000 }).summarize(request(messages));
+      const tight = await structuredSummarizer({ maxTokens: 500 }).summarize(request(messages));
+      expect(generous).toContain('### Recent Assistant Statements');
+      expect(tight).not.toContain('### Recent Assistant Statements');
+      expect(counter.countText(tight)).toBeGreaterThan(500);
+      expect(counter.countText(tight)).toBeLessThan(counter.countText(generous));
+      for (const text of requests) expectRequestKept(tight, text);
+      expectPathsKept(tight, fileOps);
+    });
+  });
+
+  it('cuts a last request over a quarter of the budget, with a marker', async () => {
+    const c = conversation();
+    const huge = `Please review this log:\n${'line of log output\n'.repeat(2000)}`;
+    const summary = await structuredSummarizer({ maxTokens: 2000 }).summarize(request([c.user(huge)]));
+    expect(summary).toMatch(
+      /Last request from user was: Please review this log:\n[\s\S]*… \[[\d,]+ more characters cut\]$/,
+    );
+    expect(counter.countText(summary)).toBeLessThanOrEqual(2000);
+  });
+
+  it('stacked: three update cycles keep every file path and request from cycle one', async () => {
+    const summarizer = structuredSummarizer({ maxTokens: COMPACT_STRUCTURED_BUDGET });
+    const c = conversation();
+    const cycleOne = [
+      c.user('Cycle one: migrate the billing service from callbacks to async/await everywhere'),
+      ...c.toolStep([
+        { name: 'Read', input: { file_path: 'services/billing/index.js' }, output: 'module.exports = {}' },
+      ]),
+      ...c.toolStep([{ name: 'Bash', input: { command: 'npm run lint' }, output: 'lint: 3 errors', isError: true }]),
+      ...c.toolStep([{ name: 'Edit', input: { file_path: 'services/billing/charge.js' }, output: 'ok' }]),
+      c.user('Cycle one, second request: keep the public API of charge() unchanged'),
+    ];
+    let fileOps = extractFileOperations(cycleOne);
+    const cycleOneFiles = fileOps;
+    let summary = await summarizer.summarize(request(cycleOne, { fileOps }));
+    const cycleOneRequests = [
+      'Cycle one: migrate the billing service from callbacks to async/await everywhere',
+      'Cycle one, second request: keep the public API of charge() unchanged',
+    ];
+    for (let cycle = 2; cycle <= 4; cycle++) {
+      const span = [
+        c.user(`Cycle ${cycle}: ${'continue with the next module of the migration '.repeat(3)}`),
+        ...c.toolStep([{ name: 'Read', input: { file_path: `services/module-${cycle}.js` }, output: 'x' }]),
+        ...c.toolStep([{ name: 'Bash', input: { command: 'npm run lint' }, output: 'clean' }]),
+        ...c.toolStep([{ name: 'Write', input: { file_path: `services/module-${cycle}.test.js` }, output: 'ok' }]),
+      ];
+      fileOps = mergeFileOperations(fileOps, extractFileOperations(span));
+      summary = await summarizer.summarize(request(span, { previousSummary: summary, fileOps }));
+    }
+    for (const text of cycleOneRequests) expectRequestKept(summary, text);
+    expectPathsKept(summary, cycleOneFiles);
+    expectPathsKept(summary, fileOps);
+    expect(summary).toContain('## Goal\nCycle one: migrate the billing service');
+    expect(summary).toContain('- Tools used: Bash ×4, Read ×4, Write ×3, Edit ×1');
+    expect(summary).toContain('Error in `Bash` (a later `Bash` call succeeded): lint: 3 errors');
+    expect(summary).toContain(
+      `Last request from user was: Cycle 4: ${'continue with the next module of the migration '.repeat(3)}`.trimEnd(),
+    );
+  });
+
+  it('update from an LLM summary: carries its goal, its lines, its files and its last request', async () => {
+    const previousSummary = `## Goal
+Ship the CSV export.
+
+## Constraints & Preferences
+- Must stream: files can be 2 GB
+
+## Progress
+### Done
+- [x] Added exportCsv() in src/export.ts
+
+### In Progress
+- (none)
+
+### Blocked
+- (none)
+
+## Key Decisions
+- **Use node:stream**: no new dependency
+
+## Next Steps
+1. Add a test
+
+## Critical Context
+- Error: ERR_STREAM_PREMATURE_CLOSE when the client disconnects
+
+<read-files>
+docs/export.md
+</read-files>
+<modified-files>
+src/export.ts
+</modified-files>
+
+Last request from user was: Handle client disconnects gracefully`;
+    const c = conversation();
+    const summary = await structuredSummarizer().summarize(
+      request([c.user('Now add the test'), c.assistant('Added test/export.test.ts.')], {
+        previousSummary,
+        fileOps: { read: [], modified: ['test/export.test.ts'] },
+      }),
+    );
+    expect(summary).toContain('## Goal\nShip the CSV export.');
+    for (const line of [
+      '- (Constraints & Preferences) Must stream: files can be 2 GB',
+      '- (Done) Added exportCsv() in src/export.ts',
+      '- (Key Decisions) **Use node:stream**: no new dependency',
+      '- (Next Steps) Add a test',
+      '- (Critical Context) Error: ERR_STREAM_PREMATURE_CLOSE when the client disconnects',
+    ]) {
+      expect(summary).toContain(line);
+    }
+    expect(summary).toContain('1. Handle client disconnects gracefully\n2. Now add the test');
+    expect(summary).toContain(
+      '<read-files>\ndocs/export.md\n</read-files>\n<modified-files>\nsrc/export.ts\ntest/export.test.ts\n</modified-files>',
+    );
+    expect(summary.endsWith('Last request from user was: Now add the test')).toBe(true);
+  });
+
+  it('turn prefix: the turn-prefix headings, no file lists, no last request', async () => {
+    const c = conversation();
+    const prefix = [
+      c.user('Find why the queue test is flaky'),
+      ...c.toolStep(
+        [{ name: 'Bash', input: { command: 'npm test -- queue' }, output: 'timeout', isError: true }],
+        'Running it.',
+      ),
+    ];
+    const summary = await structuredSummarizer().summarize(
+      request(prefix, { kind: 'turn-prefix', lastUserRequest: 'x' }),
+    );
+    expect(summary).toMatchInlineSnapshot(`
+      "## Turn Request
+      ### User Requests
+      1. Find why the queue test is flaky
+
+      ## Tried So Far
+      - Tools used: Bash ×1
+      - Error in \`Bash\` (no later successful \`Bash\` call): timeout
+
+      ## Intermediate Results
+      ### Recent Assistant Statements
+      - Running it."
+    `);
+    expect(checkSummaryQuality(summary, { kind: 'turn-prefix', replacedTokens: 10_000, counter }).ok).toBe(true);
+  });
+
+  it('lists a repeated failure once, with the outcome of its latest occurrence', async () => {
+    const c = conversation();
+    const failing = {
+      name: 'Bash',
+      input: { command: 'mix test' },
+      output: 'Pre-commit validation failed: [DIALYZER]',
+      isError: true,
+    };
+    const messages = [
+      c.user('Commit the change'),
+      ...c.toolStep([failing]),
+      ...c.toolStep([{ name: 'Bash', input: { command: 'mix format' }, output: 'ok' }]),
+      ...c.toolStep([failing]),
+    ];
+    const summary = await structuredSummarizer().summarize(request(messages));
+    expect(summary.match(/Pre-commit validation failed/g)).toHaveLength(1);
+    expect(summary).toContain(
+      '### Blocked\n- Error in `Bash` (no later successful `Bash` call): Pre-commit validation failed',
+    );
+  });
+
+  it('refuses a budget that is not a positive integer', () => {
+    expect(() => structuredSummarizer({ maxTokens: 0 })).toThrow(InvalidSettingsError);
+    expect(() => structuredSummarizer({ maxTokens: 1.5 })).toThrow(/maxTokens/);
+  });
+});

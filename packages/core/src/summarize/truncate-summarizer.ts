@@ -1,0 +1,92 @@
+import type { Message } from '../messages/types.js';
+import { cutText } from './cut-text.js';
+import { mergeFileOperations } from './merge-file-operations.js';
+import { parseFileOperations } from './parse-file-operations.js';
+import { removeFileOperationBlocks } from './remove-file-operation-blocks.js';
+import { renderFileOperations } from './render-file-operations.js';
+import { appendLastRequest, splitLastRequest } from './split-last-request.js';
+import type { FileOperations, SummarizeRequest, Summarizer } from './types.js';
+
+/** Options of {@link truncateSummarizer}. */
+export type TruncateSummarizerOptions = {
+  /**
+   * How much of an earlier summary's text (without its file lists) is carried forward.
+   * @default 2000
+   */
+  maxPreviousSummaryChars?: number;
+};
+
+const ROLE_ORDER = ['user', 'assistant', 'tool', 'system'] as const;
+
+/**
+ * The last-resort summarizer (seed 004's `:truncate`): no model and no analysis, and it
+ * never throws, whatever the input. It writes
+ * `[Compacted N messages: 12 user, 30 assistant, 28 tool]`, the start of an earlier summary
+ * when there is one, the `<read-files>` / `<modified-files>` blocks, and
+ * `Last request from user was: …`.
+ *
+ * @example
+ * ```ts
+ * const summarizer = truncateSummarizer();
+ * ```
+ */
+export function truncateSummarizer(options: TruncateSummarizerOptions = {}): Summarizer {
+  const maxPrevious = Math.max(0, Number(options?.maxPreviousSummaryChars ?? 2000) || 0);
+  return {
+    name: 'truncate',
+    summarize: async (request) => {
+      try {
+        return truncateSummary(request, maxPrevious);
+      } catch {
+        return `[Compacted ${safeLength(request)} messages]`;
+      }
+    },
+  };
+}
+
+function truncateSummary(request: SummarizeRequest, maxPrevious: number): string {
+  const messages: unknown[] = Array.isArray(request?.messages) ? [...request.messages] : [];
+  const counts = new Map<string, number>();
+  for (const message of messages) {
+    const role = isMessage(message) ? message.role : 'unknown';
+    counts.set(role, (counts.get(role) ?? 0) + 1);
+  }
+  const roles = [...ROLE_ORDER.filter((role) => counts.has(role)), ...[...counts.keys()].filter(isOtherRole)];
+  const tally = roles.map((role) => `${counts.get(role)} ${role}`).join(', ');
+  const lines = [
+    `[Compacted ${messages.length} message${messages.length === 1 ? '' : 's'}${tally ? `: ${tally}` : ''}]`,
+  ];
+  const previous = typeof request?.previousSummary === 'string' ? request.previousSummary : '';
+  const previousBody = removeFileOperationBlocks(splitLastRequest(previous).body).trim();
+  if (previousBody && maxPrevious > 0) lines.push(`Earlier summary:\n${cutText(previousBody, maxPrevious)}`);
+  if (request?.kind !== 'turn-prefix') {
+    lines.push(renderFileOperations(mergeFileOperations(parseFileOperations(previous), fileOpsOf(request))));
+  }
+  const lastRequest =
+    typeof request?.lastUserRequest === 'string' ? request.lastUserRequest : splitLastRequest(previous).lastRequest;
+  return request?.kind === 'turn-prefix' ? lines.join('\n\n') : appendLastRequest(lines.join('\n\n'), lastRequest);
+}
+
+function fileOpsOf(request: SummarizeRequest): FileOperations {
+  const fileOps = request?.fileOps;
+  return {
+    read: Array.isArray(fileOps?.read) ? fileOps.read : [],
+    modified: Array.isArray(fileOps?.modified) ? fileOps.modified : [],
+  };
+}
+
+function isMessage(value: unknown): value is Pick<Message, 'role'> {
+  return typeof value === 'object' && value !== null && typeof (value as { role?: unknown }).role === 'string';
+}
+
+function isOtherRole(role: string): boolean {
+  return !(ROLE_ORDER as readonly string[]).includes(role);
+}
+
+function safeLength(request: SummarizeRequest): number {
+  try {
+    return Array.isArray(request?.messages) ? request.messages.length : 0;
+  } catch {
+    return 0;
+  }
+}
