@@ -54,6 +54,14 @@ export type CompactOptions = {
   plan?: CompactionPlan | undefined;
   /** Which tools read or modify files, on top of the default map. */
   fileToolMap?: FileToolMap | undefined;
+  /**
+   * Turns counted tokens into the context size the provider will report (the
+   * session's calibration: tokenizer ratio and the system prompt / tool
+   * definitions the messages do not hold). Every token figure of the result,
+   * and the prune-only decision, use it.
+   * @default identity
+   */
+  toContextTokens?: ((counted: number) => number) | undefined;
   /** Recorded in the result. @default 'manual' */
   trigger?: CompactionTrigger | undefined;
   /** Clock, for tests. @default () => new Date() */
@@ -119,18 +127,26 @@ export async function compact(
       ...(options.keepRecentTokens !== undefined ? { keepRecentTokens: options.keepRecentTokens } : {}),
     });
   if (!plan) return undefined;
-  const tokensBefore = options.tokensBefore ?? contextTokens(messages, previous, countTokens, counter);
+  const toContext = options.toContextTokens ?? ((counted: number) => counted);
+  const tokensBefore = options.tokensBefore ?? toContext(contextTokens(messages, previous, countTokens, counter));
   const createdAt = (options.now ?? (() => new Date()))().toISOString();
   const previousFileOps = previous?.fileOps ?? { read: [], modified: [] };
   const version = (previous?.version ?? 0) + 1;
 
   if (settings.pruneToolOutputs && !options.force && !options.instructions && plan.prunableToolCallIds.length > 0) {
-    const pruned = pruneOnly(messages, plan, previous, settings, countTokens, counter, {
-      version,
-      createdAt,
-      tokensBefore,
-      previousFileOps,
-    });
+    const pruned = pruneOnly(
+      messages,
+      plan,
+      previous,
+      settings,
+      (list, state) => toContext(contextTokens(list, state, countTokens, counter)),
+      {
+        version,
+        createdAt,
+        tokensBefore,
+        previousFileOps,
+      },
+    );
     if (pruned) return { ...pruned, trigger };
   }
 
@@ -185,7 +201,7 @@ export async function compact(
     strategy,
     createdAt,
   };
-  state.tokensAfter = contextTokens(messages, state, countTokens, counter);
+  state.tokensAfter = toContext(contextTokens(messages, state, countTokens, counter));
   return {
     state,
     tokensBefore,
@@ -203,8 +219,7 @@ function pruneOnly(
   plan: CompactionPlan,
   previous: CompactionState | undefined,
   settings: ResolvedSettings,
-  countTokens: (message: Message) => number,
-  counter: TokenCounter,
+  measure: (messages: readonly Message[], state: CompactionState) => number,
   context: { version: number; createdAt: string; tokensBefore: number; previousFileOps: FileOperations },
 ): Omit<CompactionResult, 'trigger'> | undefined {
   const state: CompactionState = {
@@ -220,7 +235,7 @@ function pruneOnly(
     strategy: 'prune',
     createdAt: context.createdAt,
   };
-  state.tokensAfter = contextTokens(messages, state, countTokens, counter);
+  state.tokensAfter = measure(messages, state);
   const enough =
     state.tokensAfter <= triggerTokens(settings) &&
     state.tokensAfter <= context.tokensBefore * (1 - settings.minReduction);

@@ -210,6 +210,37 @@ describe('createCompactionSession', () => {
     expect(stats.contextTokens).toBeLessThan(1_100);
   });
 
+  it('adopts a newer state another process saved to a shared store instead of compacting again', async () => {
+    const store = memoryStore();
+    const messages = longConversation(12);
+    const summarizerA = recordingSummarizer();
+    const summarizerB = recordingSummarizer();
+    const noPrune = { ...settings, pruneToolOutputs: false };
+    const a = createCompactionSession({
+      sessionId: 'shared',
+      store,
+      settings: noPrune,
+      counter,
+      summarizer: summarizerA,
+      persistHistory: false,
+    });
+    const b = createCompactionSession({
+      sessionId: 'shared',
+      store,
+      settings: noPrune,
+      counter,
+      summarizer: summarizerB,
+      persistHistory: false,
+    });
+    await a.prepare({ messages: messages.slice(0, 4) }); // a loads before b compacts
+    const fromB = await b.prepare({ messages });
+    expect(fromB.compaction).toBeDefined();
+    const fromA = await a.prepare({ messages });
+    expect(fromA.compaction).toBeUndefined();
+    expect(summarizerA.requests).toHaveLength(0);
+    expect(fromA.messages).toEqual(fromB.messages);
+  });
+
   it('clear() forgets history and state', async () => {
     const store = memoryStore();
     const session = createCompactionSession({ sessionId: 's', settings, counter, store });

@@ -20,6 +20,9 @@ import type {
   SessionStats,
 } from './types.js';
 
+/** Growth (counted tokens) between two calls below which no calibration sample is taken. */
+const MIN_CALIBRATION_GROWTH = 500;
+
 type CompactRequest = {
   trigger: CompactionTrigger;
   force?: boolean;
@@ -145,6 +148,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     const stateStillValid =
       state !== undefined && ids.has(state.firstKeptMessageId) && ids.get(state.firstKeptMessageId)! <= common;
     record = { ...record, state: stateStillValid ? state : undefined, usage: undefined };
+    counted = undefined;
     if (persistHistory) {
       await store.clear(sessionId);
       await store.appendHistory(sessionId, history);
@@ -168,16 +172,34 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     return counted.tokens;
   }
 
-  /** Hybrid estimate: the provider's figure for the last call plus counted tokens of what came after. */
+  /**
+   * Hybrid estimate. With usage reported for the current context: the provider's
+   * figure plus our count of what was appended since (× the calibrated ratio).
+   * After a compaction, until the next report: our count × ratio plus the offset
+   * the last report showed (system prompt and tool definitions the messages do not hold).
+   */
   function estimateTokens(): number {
-    const ratio = record.calibration?.[modelKey] ?? 1;
     const usage = record.usage;
     if (usage && usage.stateVersion === version() && usage.historyLength <= history.length) {
       let added = 0;
       for (let index = usage.historyLength; index < history.length; index += 1) added += cache.count(history[index]!);
-      return usage.inputTokens + Math.round(added * ratio);
+      return usage.inputTokens + Math.round(added * ratio());
     }
-    return Math.round(countedTokens() * ratio);
+    return toContextTokens(countedTokens());
+  }
+
+  function ratio(): number {
+    return record.calibration?.[modelKey] ?? 1;
+  }
+
+  /** Counted tokens → what the provider will report, from the last report's offset. */
+  function toContextTokens(countedContext: number): number {
+    const usage = record.usage;
+    const offset =
+      usage?.countedTokens !== undefined
+        ? Math.max(0, usage.inputTokens - Math.round(usage.countedTokens * ratio()))
+        : 0;
+    return Math.round(countedContext * ratio()) + offset;
   }
 
   async function saveRecord(): Promise<void> {
@@ -207,6 +229,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
           settings,
           counter,
           countTokens: cache.count,
+          toContextTokens,
           tokensBefore,
           trigger: request.trigger,
           force: request.force,
@@ -248,7 +271,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
         });
         return undefined;
       }
-      record = { ...record, state: result.state, usage: undefined };
+      record = { ...record, state: result.state };
       counted = undefined;
       await saveRecord();
       emit({
@@ -282,7 +305,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     const before = estimateTokens();
     const first = await attempt({ trigger: 'auto', force: overflowSuspected, ...(signal ? { signal } : {}) });
     overflowSuspected = false;
-    if (first && helped(before, first.tokensAfter)) return first;
+    if (first && helped(before, estimateTokens())) return first;
     const escalated = await attempt({
       trigger: 'auto',
       force: true,
@@ -303,6 +326,19 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       });
     }
     return result;
+  }
+
+  /**
+   * Before compacting, looks for a newer state another process saved to a shared
+   * store for this same history; adopting it avoids compacting the same span twice.
+   */
+  async function adoptNewerStoredState(): Promise<boolean> {
+    const stored = await store.loadRecord(sessionId);
+    const state = stored?.state;
+    if (!state || state.version <= version() || !ids.has(state.firstKeptMessageId)) return false;
+    record = { ...record, state };
+    counted = undefined;
+    return true;
   }
 
   function helped(before: number, after: number): boolean {
@@ -340,7 +376,10 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       }
       return singleFlight(async (): Promise<PreparedContext> => {
         let compaction: CompactionResult | undefined;
-        if (shouldAutoCompact(estimateTokens())) compaction = await autoCompact(prepareOptions.signal);
+        if (shouldAutoCompact(estimateTokens())) {
+          await adoptNewerStoredState();
+          if (shouldAutoCompact(estimateTokens())) compaction = await autoCompact(prepareOptions.signal);
+        }
         const messages = buildContext(history, record.state);
         const tokens = estimateTokens();
         prepared = {
@@ -356,7 +395,18 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       await load();
       if (!prepared || usage.inputTokens === undefined || !(usage.inputTokens > 0)) return;
       if (isUsageOverflow(usage, settings.contextWindow)) overflowSuspected = true;
-      const calibration = updateCalibration(record.calibration?.[modelKey], usage.inputTokens, prepared.counted);
+      const previous = record.usage;
+      let calibration = record.calibration;
+      // The ratio is learned from growth between two calls on the same compaction
+      // version, so that fixed overhead (tool definitions) does not skew it.
+      if (previous?.countedTokens !== undefined && previous.stateVersion === prepared.stateVersion) {
+        const grownCounted = prepared.counted - previous.countedTokens;
+        const grownReported = usage.inputTokens - previous.inputTokens;
+        if (grownCounted >= MIN_CALIBRATION_GROWTH) {
+          const updated = updateCalibration(calibration?.[modelKey], grownReported, grownCounted);
+          if (updated !== undefined) calibration = { ...calibration, [modelKey]: updated };
+        }
+      }
       record = {
         ...record,
         usage: {
@@ -364,8 +414,9 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
           contextMessageCount: prepared.contextMessageCount,
           historyLength: prepared.historyLength,
           stateVersion: prepared.stateVersion,
+          countedTokens: prepared.counted,
         },
-        ...(calibration !== undefined ? { calibration: { ...record.calibration, [modelKey]: calibration } } : {}),
+        ...(calibration !== undefined ? { calibration } : {}),
       };
       await saveRecord();
     },

@@ -11,13 +11,18 @@ export type UsageRecord = {
   historyLength: number;
   /** The compaction version that context was built from (0 = none). */
   stateVersion: number;
+  /** Our own count of that context (before calibration), to learn the provider's offset and ratio. */
+  countedTokens?: number;
 };
 
 /** What a session persists besides its history. */
 export type SessionRecord = {
   state?: CompactionState;
   usage?: UsageRecord;
-  /** Per-model ratio of reported to counted tokens. */
+  /**
+   * Per-model ratio of the provider's tokens to ours, learned from the growth
+   * between consecutive calls (so fixed overhead such as tool definitions does not skew it).
+   */
   calibration?: Record<string, number>;
 };
 

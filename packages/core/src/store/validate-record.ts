@@ -102,6 +102,7 @@ function validateUsage(value: unknown, source: string | undefined): UsageRecord 
   for (const key of ['contextMessageCount', 'historyLength', 'stateVersion']) {
     expectCount(usage[key], `usage.${key}`, source);
   }
+  if (usage.countedTokens !== undefined) expectAmount(usage.countedTokens, 'usage.countedTokens', source);
   return usage as UsageRecord;
 }
 
