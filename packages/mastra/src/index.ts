@@ -1,1 +1,7 @@
-export {};
+export { CompactionProcessor } from './compaction-processor.js';
+export type { CompactionProcessorOptions } from './compaction-processor-options.js';
+export { fromCoreMessages } from './from-core-messages.js';
+export { MASTRA_ORIGIN_KEY, type MastraEnvelope, type MastraOrigin, mastraOrigin } from './mastra-origin.js';
+export { type MastraSummarizerOptions, mastraGenerateText, mastraSummarizer } from './mastra-summarizer.js';
+export { type ToCoreMessagesOptions, toCoreMessages } from './to-core-messages.js';
+export { withCompaction } from './with-compaction.js';

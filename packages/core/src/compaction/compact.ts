@@ -68,6 +68,11 @@ export type CompactOptions = {
   now?: (() => Date) | undefined;
 };
 
+/** The largest share of the context window a summary is asked to fit in. */
+export const SUMMARY_WINDOW_SHARE = 0.05;
+/** The smallest summary size the engine asks for, whatever the window. */
+export const MIN_SUMMARY_TOKENS = 400;
+
 /** The summarizers to try in order: the given one, then structured, then truncate. */
 export function fallbackChain(summarizer: Summarizer | undefined): Summarizer[] {
   const chain: Summarizer[] = [];
@@ -156,6 +161,7 @@ export async function compact(
   const base = {
     fileOps,
     counter,
+    maxTokens: Math.max(MIN_SUMMARY_TOKENS, Math.floor(settings.contextWindow * SUMMARY_WINDOW_SHARE)),
     ...(options.instructions ? { instructions: options.instructions } : {}),
     ...(plan.lastUserRequest !== undefined ? { lastUserRequest: plan.lastUserRequest } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

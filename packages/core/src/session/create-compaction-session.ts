@@ -72,8 +72,6 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
   let loading: Promise<void> | undefined;
   let inflight: Promise<unknown> = Promise.resolve();
   let branch = 0;
-  /** History length at which auto-compaction gave up; it is not retried until the history changes. */
-  let stuckAt: number | undefined;
   /** The last overflow recovery, to refuse a second one on the same context. */
   let lastOverflowAt: string | undefined;
   let overflowSuspected = false;
@@ -126,7 +124,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       ids.set(message.id, history.length);
       history.push(message);
     }
-    stuckAt = undefined;
+    if (record.stuckAtHistoryLength !== undefined) record = { ...record, stuckAtHistoryLength: undefined };
     if (persistHistory) await store.appendHistory(sessionId, messages);
   }
 
@@ -143,11 +141,15 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     parseMessages(messages);
     branch += 1;
     setHistory(messages);
-    stuckAt = undefined;
     const state = record.state;
     const stateStillValid =
       state !== undefined && ids.has(state.firstKeptMessageId) && ids.get(state.firstKeptMessageId)! <= common;
-    record = { ...record, state: stateStillValid ? state : undefined, usage: undefined };
+    record = {
+      ...record,
+      state: stateStillValid ? state : undefined,
+      usage: undefined,
+      stuckAtHistoryLength: undefined,
+    };
     counted = undefined;
     if (persistHistory) {
       await store.clear(sessionId);
@@ -315,7 +317,8 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     const result = escalated ?? first;
     const after = estimateTokens();
     if (!helped(before, after)) {
-      stuckAt = history.length;
+      record = { ...record, stuckAtHistoryLength: history.length };
+      await saveRecord();
       emit({
         type: 'compaction:error',
         sessionId,
@@ -352,7 +355,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
   }
 
   function shouldAutoCompact(tokens: number): boolean {
-    if (stuckAt === history.length) return false;
+    if (record.stuckAtHistoryLength === history.length) return false;
     if (overflowSuspected) return true;
     if (tokens <= limit) return false;
     const start = record.state ? (ids.get(record.state.firstKeptMessageId) ?? 0) : 0;
@@ -485,7 +488,6 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       setHistory([]);
       record = {};
       prepared = undefined;
-      stuckAt = undefined;
       lastOverflowAt = undefined;
     },
   };

@@ -17,12 +17,12 @@ export type CompactionSettings = {
   trigger: number;
   /**
    * Tokens kept free for the model's answer and the tool calls of the current turn.
-   * @default 16384
+   * @default 16384, at most a quarter of `contextWindow` when not set
    */
   reserveTokens: number;
   /**
    * How many recent tokens stay verbatim after a compaction.
-   * @default 20000
+   * @default 20000, at most a quarter of `contextWindow` when not set
    */
   keepRecentTokens: number;
   /**
@@ -91,8 +91,13 @@ export function resolveSettings(
   settings: Partial<CompactionSettings> | undefined,
   fallbackContextWindow: number,
 ): ResolvedSettings {
-  const merged = { ...DEFAULT_COMPACTION_SETTINGS, ...stripUndefined(settings ?? {}) };
+  const given = stripUndefined(settings ?? {});
+  const merged = { ...DEFAULT_COMPACTION_SETTINGS, ...given };
   const contextWindow = merged.contextWindow ?? fallbackContextWindow;
+  // Defaults made for 100K+ windows scale down for small ones; explicit values are kept (and checked).
+  const quarter = Math.floor(contextWindow / 4);
+  if (given.reserveTokens === undefined) merged.reserveTokens = Math.min(merged.reserveTokens, quarter);
+  if (given.keepRecentTokens === undefined) merged.keepRecentTokens = Math.min(merged.keepRecentTokens, quarter);
   checkInteger('contextWindow', contextWindow, { min: 1 });
   checkInteger('reserveTokens', merged.reserveTokens, { min: 0 });
   checkInteger('keepRecentTokens', merged.keepRecentTokens, { min: 0 });

@@ -20,6 +20,11 @@ export type SessionRecord = {
   state?: CompactionState;
   usage?: UsageRecord;
   /**
+   * Set when automatic compaction could not help at this history length; it is
+   * not tried again until the history changes (survives sessions made per call).
+   */
+  stuckAtHistoryLength?: number;
+  /**
    * Per-model ratio of the provider's tokens to ours, learned from the growth
    * between consecutive calls (so fixed overhead such as tool definitions does not skew it).
    */

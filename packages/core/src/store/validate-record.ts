@@ -130,5 +130,7 @@ export function validateSessionRecord(value: unknown, source?: string): SessionR
   if (record.state !== undefined) validateCompactionState(record.state, source);
   if (record.usage !== undefined) validateUsage(record.usage, source);
   if (record.calibration !== undefined) validateCalibration(record.calibration, source);
+  if (record.stuckAtHistoryLength !== undefined)
+    expectCount(record.stuckAtHistoryLength, 'stuckAtHistoryLength', source);
   return record as SessionRecord;
 }

@@ -35,6 +35,7 @@ export function structuredSummarizer(options: StructuredSummarizerOptions = {}):
   }
   return {
     name: 'structured',
-    summarize: async (request) => buildStructuredSummary(request, { maxTokens }),
+    summarize: async (request) =>
+      buildStructuredSummary(request, { maxTokens: Math.min(maxTokens, request.maxTokens ?? maxTokens) }),
   };
 }

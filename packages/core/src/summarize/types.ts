@@ -28,6 +28,12 @@ export type SummarizeRequest = {
   lastUserRequest?: string;
   /** Tokens of what the summary replaces (previous summary + messages); a summary must be smaller. */
   replacedTokens: number;
+  /**
+   * A size the summary should stay under, from the context window (the engine
+   * asks for at most 5% of it). Deterministic summarizers shrink to it; file
+   * paths and user requests may still exceed it.
+   */
+  maxTokens?: number;
   /** The counter the engine uses, so a summarizer can measure its own output. */
   counter: TokenCounter;
   signal?: AbortSignal;

@@ -1,0 +1,44 @@
+import type { SessionRecord, SessionStore } from '@compaction/core';
+
+/** A {@link SessionStore} over one record taken from the agent state; see {@link agentStateStore}. */
+export type AgentStateStore = SessionStore & {
+  /** The record as the session left it: what goes back into the agent state. */
+  readonly record: SessionRecord | undefined;
+  /** Whether the session saved or cleared the record. */
+  readonly changed: boolean;
+};
+
+/**
+ * A `SessionStore` for the duration of one model call: it reads the compaction
+ * record from the agent state (`initial`) and holds what the session saves, so
+ * the middleware can return it as a state update that the checkpointer persists.
+ * The agent state keeps the messages, so the history methods store nothing (the
+ * session runs with `persistHistory: false`). Records are copied in and out.
+ */
+export function agentStateStore(initial: SessionRecord | undefined): AgentStateStore {
+  let record = initial === undefined ? undefined : structuredClone(initial);
+  let changed = false;
+  return {
+    get record() {
+      return record === undefined ? undefined : structuredClone(record);
+    },
+    get changed() {
+      return changed;
+    },
+    async loadHistory() {
+      return [];
+    },
+    async appendHistory() {},
+    async loadRecord() {
+      return record === undefined ? undefined : structuredClone(record);
+    },
+    async saveRecord(_sessionId, next) {
+      record = structuredClone(next);
+      changed = true;
+    },
+    async clear() {
+      record = undefined;
+      changed = true;
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import {
+  type CompactionEvent,
+  type CompactionSettings,
+  createCompactionSession,
+  InvalidMessageError,
+  resolveSettings,
+  type SessionRecord,
+  type TokenCounter,
+} from '@compaction/core';
+import { type AIMessage, type BaseMessage, RemoveMessage } from '@langchain/core/messages';
+import { Command, REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
+import { createMiddleware } from 'langchain';
+import { z } from 'zod';
+import { agentStateStore } from './agent-state-store.js';
+import { fromCoreMessages } from './from-core-messages.js';
+import { modelIdOf } from './model-id-of.js';
+import { profileContextWindow } from './profile-context-window.js';
+import { COMPACTION_REQUEST_KEY, COMPACTION_STATE_KEY, type CompactionRequest } from './request-compaction.js';
+import { resolveSummarizer, type SummarizerOption } from './resolve-summarizer.js';
+import { toCoreMessages } from './to-core-messages.js';
+
+/** Options of {@link compactionMiddleware}. */
+export type CompactionMiddlewareOptions = {
+  /**
+   * When and how much to compact (core's `CompactionSettings`). `contextWindow`,
+   * when not set, comes from the model's profile (`profile.maxInputTokens`), else
+   * from core's table for the model id.
+   * @default DEFAULT_COMPACTION_SETTINGS
+   */
+  settings?: Partial<CompactionSettings>;
+  /**
+   * Model id, for the context window and usage calibration.
+   * @default the agent model's `model` / `modelName`
+   */
+  model?: string;
+  /**
+   * What makes the summaries: a core `Summarizer`, a LangChain chat model, or
+   * `'structured'` (deterministic, no model call). Whatever it is, a failing
+   * summarizer falls back to the structured one.
+   * @default the agent's model (`request.model`) when it is a chat model, else 'structured'
+   */
+  summarizer?: SummarizerOption;
+  /**
+   * Counts tokens (core's counters; never LangChain's, which downloads tables).
+   * @default tiktokenCounter('o200k_base')
+   */
+  counter?: TokenCounter;
+  /**
+   * `'context'`: the agent state keeps every message and each model call sees the
+   * compacted context. `'replace'`: a compaction also rewrites the state
+   * (`RemoveMessage(REMOVE_ALL_MESSAGES)` + summary + kept messages), like
+   * LangChain's `summarizationMiddleware`.
+   * @default 'context'
+   */
+  mode?: 'context' | 'replace';
+  /**
+   * The middleware's name (unique within an agent).
+   * @default 'CompactionMiddleware'
+   */
+  name?: string;
+  /**
+   * Called with every compaction event (`compaction:start`, `:end`, `:error`).
+   * @default undefined
+   */
+  onEvent?: (event: CompactionEvent) => void;
+};
+
+const stateSchema = z.object({
+  [COMPACTION_STATE_KEY]: z.custom<SessionRecord>().optional(),
+  [COMPACTION_REQUEST_KEY]: z.custom<CompactionRequest>().nullable().optional(),
+});
+
+/**
+ * Agent middleware for `createAgent` that compacts before every model call,
+ * between the tool calls of one run too (`wrapModelCall`). The model sees
+ * `[summary] + [recent messages]` with every tool result next to its call; the
+ * compaction record (core's `CompactionState`, usage, calibration) lives in the
+ * agent state under `_compaction`, so a checkpointer persists it and a resumed
+ * thread gets the same context. A context-overflow error from the model (also
+ * wrapped in a `MiddlewareError`) triggers one emergency compaction and one retry.
+ * `requestCompaction()` asks for a manual compaction before the next call.
+ *
+ * @example
+ * ```ts
+ * const agent = createAgent({
+ *   model: 'openai:gpt-5',
+ *   tools,
+ *   middleware: [compactionMiddleware({ settings: { keepRecentTokens: 20_000 } })],
+ *   checkpointer: new MemorySaver(),
+ * });
+ * ```
+ */
+export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) {
+  const { settings, mode = 'context' } = options;
+  if (settings?.contextWindow !== undefined) resolveSettings(settings, settings.contextWindow); // fail at setup, not mid-run
+  return createMiddleware({
+    name: options.name ?? 'CompactionMiddleware',
+    stateSchema,
+    wrapModelCall: async (request, handler) => {
+      const signal = request.runtime.signal;
+      const store = agentStateStore(request.state[COMPACTION_STATE_KEY]);
+      const window = settings?.contextWindow ?? profileContextWindow(request.model);
+      const model = options.model ?? modelIdOf(request.model);
+      const session = createCompactionSession({
+        store,
+        sessionId: String(request.runtime.configurable?.thread_id ?? 'default'),
+        summarizer: resolveSummarizer(options.summarizer, request.model),
+        settings: window === undefined ? { ...settings } : { ...settings, contextWindow: window },
+        ...(model !== undefined ? { model } : {}),
+        ...(options.counter ? { counter: options.counter } : {}),
+        persistHistory: false,
+        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      });
+      const manual = request.state[COMPACTION_REQUEST_KEY];
+      let sent: BaseMessage[];
+      try {
+        const history = toCoreMessages(request.messages);
+        if (manual) {
+          await session.append(history);
+          await session.compact({ ...(manual.instructions ? { instructions: manual.instructions } : {}), signal });
+        }
+        sent = fromCoreMessages((await session.prepare({ messages: history, signal })).messages);
+      } catch (error) {
+        // Messages core cannot take (a legacy type, duplicate ids): the call goes out as it came.
+        if (!InvalidMessageError.isInstance(error)) throw error;
+        options.onEvent?.({
+          type: 'compaction:error',
+          sessionId: session.sessionId,
+          trigger: manual ? 'manual' : 'auto',
+          message: `messages not compacted: ${error.message}`,
+          tokensBefore: 0,
+          error,
+        });
+        return handler(request);
+      }
+      let response: AIMessage;
+      try {
+        response = await handler({ ...request, messages: sent });
+      } catch (error) {
+        if (!(await session.recoverFromOverflow(error, { signal }))) throw error;
+        sent = fromCoreMessages(await session.context());
+        response = await handler({ ...request, messages: sent }); // a second overflow surfaces
+      }
+      const inputTokens = response.usage_metadata?.input_tokens;
+      if (inputTokens) await session.recordUsage({ inputTokens });
+      const update: Record<string, unknown> = {};
+      const record = store.record;
+      if (store.changed) update[COMPACTION_STATE_KEY] = record;
+      if (manual) update[COMPACTION_REQUEST_KEY] = null;
+      if (mode === 'replace' && !sameMessages(sent, request.messages)) {
+        update.messages = [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...sent, response];
+        // The rewritten state is the context: the reported usage now covers its first `sent.length` messages.
+        if (record?.usage)
+          update[COMPACTION_STATE_KEY] = { ...record, usage: { ...record.usage, historyLength: sent.length } };
+      }
+      return Object.keys(update).length > 0 ? new Command({ update }) : response;
+    },
+  });
+}
+
+function sameMessages(sent: readonly BaseMessage[], history: readonly BaseMessage[]): boolean {
+  return sent.length === history.length && sent.every((message, index) => message === history[index]);
+}

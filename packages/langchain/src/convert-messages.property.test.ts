@@ -1,0 +1,75 @@
+import { type Message, parseMessages } from '@compaction/core';
+import {
+  type BaseMessage,
+  mapChatMessagesToStoredMessages,
+  mapStoredMessagesToChatMessages,
+} from '@langchain/core/messages';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { conversation } from './__fixtures__/message-arbitraries.js';
+import { fromCoreMessages } from './from-core-messages.js';
+import { messageIds } from './message-ids.js';
+import { ORIGINAL_MESSAGE_KEY, toCoreMessages } from './to-core-messages.js';
+
+/** A core message as it would come back from JSON storage: without the LangChain original. */
+function stored(message: Message): Message {
+  const { [ORIGINAL_MESSAGE_KEY]: _original, ...metadata } = message.metadata ?? {};
+  return JSON.parse(JSON.stringify({ ...message, metadata }));
+}
+
+/** The messages as a database-backed chat history gives them back: LangChain's stored form, new objects. */
+function copies(messages: readonly BaseMessage[]): BaseMessage[] {
+  return mapStoredMessagesToChatMessages(JSON.parse(JSON.stringify(mapChatMessagesToStoredMessages([...messages]))));
+}
+
+describe('LangChain ↔ core conversion (property)', () => {
+  it('gives back the very same LangChain objects for every message core did not change', () => {
+    fc.assert(
+      fc.property(conversation, (messages) => {
+        const core = toCoreMessages(messages);
+        expect(() => parseMessages(core)).not.toThrow();
+        const back = fromCoreMessages(core);
+        expect(back).toHaveLength(messages.length);
+        for (const [index, message] of back.entries()) expect(message).toBe(messages[index]);
+      }),
+    );
+  });
+
+  it('is lossless for everything core models, also without the originals (stored as JSON)', () => {
+    fc.assert(
+      fc.property(conversation, (messages) => {
+        const core = toCoreMessages(messages);
+        const rebuilt = fromCoreMessages(core.map(stored));
+        expect(rebuilt).toHaveLength(messages.length);
+        const again = toCoreMessages(rebuilt);
+        expect(again.map(stored)).toEqual(core.map(stored));
+        for (const [index, message] of rebuilt.entries()) {
+          const original = messages[index] as BaseMessage & { tool_calls?: unknown[]; tool_call_id?: string };
+          expect(message.id).toBe(core[index]!.id);
+          expect(message.text).toBe(original.text);
+          if (original.tool_calls?.length) expect((message as typeof original).tool_calls).toEqual(original.tool_calls);
+          if (original.tool_call_id) expect((message as typeof original).tool_call_id).toBe(original.tool_call_id);
+        }
+      }),
+    );
+  });
+
+  it('derives the same ids for the same content, and new ids from an edited message on', () => {
+    fc.assert(
+      fc.property(conversation, fc.nat(), (messages, pick) => {
+        const ids = messageIds(messages);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(messageIds(copies(messages))).toEqual(ids);
+        if (messages.length === 0) return;
+        const edited = copies(messages);
+        const at = pick % edited.length;
+        edited[at]!.content = `${edited[at]!.text} (edited)`;
+        const editedIds = messageIds(edited);
+        expect(editedIds.slice(0, at)).toEqual(ids.slice(0, at));
+        for (let index = at; index < ids.length; index += 1) {
+          if (!messages[index]!.id) expect(editedIds[index]).not.toBe(ids[index]);
+        }
+      }),
+    );
+  });
+});

@@ -1,0 +1,30 @@
+/** The agent-state key that holds the compaction record (private: checkpointed, not in invoke input or output). */
+export const COMPACTION_STATE_KEY = '_compaction';
+
+/** The agent-state key of a pending manual compaction (public: can be passed to `invoke`). */
+export const COMPACTION_REQUEST_KEY = 'compactionRequest';
+
+/** A manual compaction waiting for the next model call. */
+export type CompactionRequest = {
+  /** Focus for the summary, e.g. "keep the parser decisions". */
+  instructions?: string;
+};
+
+/**
+ * A state update that asks `compactionMiddleware` to compact before the next
+ * model call, whatever the token count (`/compact [focus]`). Apply it however
+ * the agent state is updated:
+ *
+ * @example
+ * ```ts
+ * // with the next turn
+ * await agent.invoke({ messages: [new HumanMessage('go on')], ...requestCompaction('keep the API decisions') }, config);
+ * // or on its own, picked up by the next invoke of the thread
+ * await agent.graph.updateState(config, requestCompaction());
+ * // or from a tool
+ * return new Command({ update: { ...requestCompaction(), messages: [toolMessage] } });
+ * ```
+ */
+export function requestCompaction(instructions?: string): { [COMPACTION_REQUEST_KEY]: CompactionRequest } {
+  return { [COMPACTION_REQUEST_KEY]: instructions ? { instructions } : {} };
+}

@@ -1,0 +1,47 @@
+import type { CompactionEvent, CompactionSettings, SessionStore, Summarizer, TokenCounter } from '@compaction/core';
+
+/** Options of `CompactionProcessor`. */
+export type CompactionProcessorOptions = {
+  /**
+   * Where each conversation's compaction state (summary, cut point, usage) is
+   * kept. The messages themselves stay where Mastra keeps them.
+   * @default memoryStore()
+   */
+  store?: SessionStore;
+  /**
+   * Makes the summaries: any core `Summarizer` (e.g. `mastraSummarizer(model)`
+   * for a cheaper model), or `'structured'` for the deterministic one that needs no model.
+   * @default mastraSummarizer(the agent's own model)
+   */
+  summarizer?: Summarizer | 'structured';
+  /**
+   * When and how much to compact (`contextWindow`, `trigger`, `keepRecentTokens`, …).
+   * @default DEFAULT_COMPACTION_SETTINGS, with `contextWindow` looked up from the model id
+   */
+  settings?: Partial<CompactionSettings>;
+  /**
+   * Model id for the context-window lookup and usage calibration.
+   * @default the `modelId` of the model the agent calls
+   */
+  model?: string;
+  /**
+   * Counts the tokens of what was added since the provider last reported usage.
+   * @default tiktokenCounter('o200k_base')
+   */
+  counter?: TokenCounter;
+  /**
+   * The session key of a run without Mastra `Memory`. Runs with memory use the thread id.
+   * @default a content id of the conversation's first message (`chainedContentIds`)
+   */
+  sessionId?: string;
+  /**
+   * Called with every compaction event (`compaction:start`, `:end`, `:error`).
+   * @default undefined
+   */
+  onEvent?: (event: CompactionEvent) => void;
+  /**
+   * The processor id. Mastra shares per-request state between the hooks of processors with the same id.
+   * @default 'compaction'
+   */
+  id?: string;
+};

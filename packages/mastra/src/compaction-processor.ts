@@ -1,0 +1,191 @@
+import {
+  type CompactionSession,
+  createCompactionSession,
+  getContextWindow,
+  isContextOverflowError,
+  memoryStore,
+  type PreparedContext,
+  resolveSettings,
+  type SessionStore,
+  type Summarizer,
+  structuredSummarizer,
+} from '@compaction/core';
+import type { MessageList } from '@mastra/core/agent/message-list';
+import type { LanguageModel as MastraLanguageModel } from '@mastra/core/llm';
+import type {
+  ProcessAPIErrorArgs,
+  ProcessAPIErrorResult,
+  ProcessInputArgs,
+  ProcessInputStepArgs,
+  ProcessLLMRequestArgs,
+  ProcessLLMRequestResult,
+  ProcessLLMResponseArgs,
+  Processor,
+} from '@mastra/core/processors';
+import type { RequestContext } from '@mastra/core/request-context';
+import { buildPrompt } from './build-prompt.js';
+import type { CompactionProcessorOptions } from './compaction-processor-options.js';
+import { fromCoreMessages } from './from-core-messages.js';
+import { mastraSummarizer } from './mastra-summarizer.js';
+import { memoryThread } from './memory-thread.js';
+import { toCoreMessages } from './to-core-messages.js';
+
+/** One agent run's session. */
+type Run = { session: CompactionSession; ids: 'message' | 'content'; prepared?: PreparedContext };
+
+/** What every hook that compacts has. */
+type HookArgs = {
+  state: Record<string, unknown>;
+  messageList?: MessageList | undefined;
+  requestContext?: RequestContext | undefined;
+  abortSignal?: AbortSignal | undefined;
+};
+
+/**
+ * A Mastra input (and error) processor that keeps an agent's context inside its
+ * window by summarizing old messages instead of dropping them. Before the first
+ * model call of a run (`processInput`) and before every step of the tool loop
+ * (`processInputStep`) it hands the whole history — what `Memory` recalled, the
+ * new input, this run's own steps — to a core compaction session, which
+ * compacts when the policy says so. The model then receives the summary plus
+ * the recent messages verbatim (`processLLMRequest`, built by Mastra's own
+ * prompt conversion). A tool call always travels with its result, and the
+ * latest ones are always kept (unlike `TokenLimiterProcessor`, which can drop
+ * the run's own fresh call and result, mastra-ai/mastra#24110); what is cut
+ * is summarized, not dropped. The message list and Mastra's storage are left
+ * untouched: the full history stays stored, the summary is never saved as a message.
+ *
+ * List it in `errorProcessors` too (or use `withCompaction`): then a
+ * context-overflow error from the provider triggers one emergency compaction
+ * and a retry.
+ *
+ * @example
+ * ```ts
+ * const compaction = new CompactionProcessor({ store: fileStore('.compaction') });
+ * const agent = new Agent({ id: 'coder', instructions, model, tools, memory,
+ *   inputProcessors: [compaction], errorProcessors: [compaction] });
+ * ```
+ */
+export class CompactionProcessor implements Processor {
+  readonly id: string;
+  readonly name = 'Compaction';
+  readonly #options: CompactionProcessorOptions;
+  readonly #store: SessionStore;
+  readonly #summarizer: Summarizer | undefined;
+  readonly #runs = new WeakMap<object, Run>();
+
+  constructor(options: CompactionProcessorOptions = {}) {
+    resolveSettings(options.settings, getContextWindow(options.model)); // throws InvalidSettingsError now, not mid-run
+    this.id = options.id ?? 'compaction';
+    this.#options = options;
+    this.#store = options.store ?? memoryStore();
+    this.#summarizer = options.summarizer === 'structured' ? structuredSummarizer() : options.summarizer;
+  }
+
+  /** Before the first model call: compacts the history the run is about to send. */
+  async processInput(args: ProcessInputArgs): Promise<MessageList> {
+    await this.#prepare(args, await agentModel(args));
+    return args.messageList;
+  }
+
+  /** Before every step of the tool loop: compacts when the run has grown past the trigger. */
+  async processInputStep(args: ProcessInputStepArgs): Promise<undefined> {
+    await this.#prepare(args, args.model);
+    return undefined;
+  }
+
+  /** Sends the model the compacted context: summary plus recent messages (this call only). */
+  async processLLMRequest(args: ProcessLLMRequestArgs): Promise<ProcessLLMRequestResult> {
+    const run = await this.#prepare(args, args.model);
+    if (!run?.prepared || (await run.session.state()) === undefined) return undefined;
+    const view = fromCoreMessages(run.prepared.messages);
+    return { prompt: await buildPrompt(view, { prompt: args.prompt, model: args.model, live: args.messageList }) };
+  }
+
+  /** Records the input tokens the provider reported, for the next estimate. */
+  async processLLMResponse(args: ProcessLLMResponseArgs): Promise<void> {
+    const run = this.#runs.get(args.state);
+    if (!run || args.fromCache) return;
+    const finish = args.chunks.findLast((chunk) => chunk.type === 'finish');
+    const usage = (finish?.payload as { output?: { usage?: { inputTokens?: unknown; outputTokens?: unknown } } })
+      ?.output?.usage;
+    if (typeof usage?.inputTokens !== 'number') return;
+    await run.session.recordUsage({
+      inputTokens: usage.inputTokens,
+      ...(typeof usage.outputTokens === 'number' ? { outputTokens: usage.outputTokens } : {}),
+    });
+  }
+
+  /** A context-overflow error: compacts in emergency mode and asks Mastra to retry the step. */
+  async processAPIError(args: ProcessAPIErrorArgs): Promise<ProcessAPIErrorResult | undefined> {
+    if (!isContextOverflowError(args.error)) return undefined;
+    const run = this.#runs.get(args.state);
+    if (!run) return undefined; // not in `inputProcessors`: the retried call could not be compacted
+    const recovered = await run.session.recoverFromOverflow(args.error, signalOption(args.abortSignal));
+    return recovered ? { retry: true } : undefined;
+  }
+
+  /** Brings the run's session in line with the message list and compacts if needed. */
+  async #prepare(args: HookArgs, model: MastraLanguageModel | undefined): Promise<Run | undefined> {
+    if (!args.messageList) return undefined;
+    const messages = args.messageList.get.all.db();
+    let run = this.#runs.get(args.state);
+    if (!run) {
+      run = this.#startRun(args.requestContext, args.messageList, model);
+      if (!run) return undefined;
+      this.#runs.set(args.state, run);
+    }
+    run.prepared = await run.session.prepare({
+      messages: toCoreMessages(messages, { ids: run.ids }),
+      ...signalOption(args.abortSignal),
+    });
+    return run;
+  }
+
+  /** A session for this run, or undefined while the model it needs is not known yet. */
+  #startRun(
+    requestContext: RequestContext | undefined,
+    messageList: MessageList,
+    model: MastraLanguageModel | undefined,
+  ): Run | undefined {
+    const summarizer = this.#summarizer ?? (model ? mastraSummarizer(model) : undefined);
+    const modelId = this.#options.model ?? model?.modelId;
+    if (!summarizer || (modelId === undefined && this.#options.settings?.contextWindow === undefined)) return undefined;
+    const thread = memoryThread(requestContext, messageList);
+    const ids = thread.stored ? 'message' : 'content';
+    const sessionId = thread.threadId ?? this.#options.sessionId ?? conversationId(messageList);
+    if (sessionId === undefined) return undefined;
+    const session = createCompactionSession({
+      sessionId,
+      store: this.#store,
+      summarizer,
+      persistHistory: false,
+      ...(this.#options.settings ? { settings: this.#options.settings } : {}),
+      ...(modelId !== undefined ? { model: modelId } : {}),
+      ...(this.#options.counter ? { counter: this.#options.counter } : {}),
+      ...(this.#options.onEvent ? { onEvent: this.#options.onEvent } : {}),
+    });
+    return { session, ids };
+  }
+}
+
+/** The agent's model in `processInput`, where Mastra passes the agent only sometimes. */
+async function agentModel(args: ProcessInputArgs): Promise<MastraLanguageModel | undefined> {
+  try {
+    const model = await args.agent?.getModel(args.requestContext ? { requestContext: args.requestContext } : {});
+    return model && typeof model === 'object' && 'doGenerate' in model ? (model as MastraLanguageModel) : undefined;
+  } catch {
+    return undefined; // a dynamic model that cannot be resolved here: processInputStep has it
+  }
+}
+
+/** A conversation's id without memory: the content id of its first message. */
+function conversationId(messageList: MessageList): string | undefined {
+  const first = messageList.get.all.db()[0];
+  const [id] = first ? toCoreMessages([first], { ids: 'content' }) : [];
+  return id ? `mastra-${id.id}` : undefined;
+}
+
+function signalOption(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  return signal ? { signal } : {};
+}

@@ -1,0 +1,43 @@
+import { type GenerateText, type LlmSummarizerOptions, llmSummarizer, type Summarizer } from '@compaction/core';
+import { Agent } from '@mastra/core/agent';
+import type { MastraModelConfig } from '@mastra/core/llm';
+
+/**
+ * A Mastra model as core's `GenerateText`: each call runs a bare Mastra
+ * `Agent` (no memory, tools or processors) with the summarization system
+ * prompt as its instructions. Accepts whatever an `Agent` accepts as `model`:
+ * an AI SDK language model, a resolved Mastra model, or a model-router id
+ * such as `'openai/gpt-5-mini'`.
+ */
+export function mastraGenerateText(model: MastraModelConfig): GenerateText {
+  return async (system, prompt, { maxOutputTokens, signal }) => {
+    const agent = new Agent({
+      id: 'compaction-summarizer',
+      name: 'Compaction summarizer',
+      instructions: system,
+      model,
+    });
+    const result = await agent.generate(prompt, {
+      modelSettings: { maxOutputTokens },
+      ...(signal ? { abortSignal: signal } : {}),
+    });
+    if (result.error) throw result.error;
+    return { text: result.text, finishReason: result.finishReason };
+  };
+}
+
+/** Options of {@link mastraSummarizer}: those of core's `llmSummarizer` except `generate`. */
+export type MastraSummarizerOptions = Omit<LlmSummarizerOptions, 'generate'>;
+
+/**
+ * Core's LLM summarizer (`llmSummarizer`: structured checkpoint prompts, quality
+ * gate, one corrective retry) running on a Mastra model.
+ *
+ * @example
+ * ```ts
+ * new CompactionProcessor({ summarizer: mastraSummarizer('openai/gpt-5-mini') });
+ * ```
+ */
+export function mastraSummarizer(model: MastraModelConfig, options: MastraSummarizerOptions = {}): Summarizer {
+  return llmSummarizer({ ...options, generate: mastraGenerateText(model) });
+}

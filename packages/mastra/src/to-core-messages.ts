@@ -1,0 +1,102 @@
+import { chainedContentIds, type Message, type Part, type Role } from '@compaction/core';
+import type { MastraDBMessage, MastraMessagePart } from '@mastra/core/agent/message-list';
+import { MASTRA_ORIGIN_KEY, type MastraEnvelope, type MastraOrigin } from './mastra-origin.js';
+import { hasToolOutput, partToCore, toolResultToCore } from './part-to-core.js';
+
+/** Options of {@link toCoreMessages}. */
+export type ToCoreMessagesOptions = {
+  /**
+   * How core ids are made. `message`: from the Mastra ids (the first core message
+   * of a Mastra message has its id, later ones `<id>#<step>` and `<id>#<step>:results`);
+   * right when the ids are stable, as for messages Mastra `Memory` stores.
+   * `content`: `chainedContentIds` of the core messages, for messages whose ids
+   * change between requests (a conversation re-sent without `Memory` gets fresh ids).
+   * @default 'message'
+   */
+  ids?: 'message' | 'content';
+};
+
+type IndexedPart = { index: number; part: MastraMessagePart };
+
+/**
+ * Mastra messages as core messages, lossless: `fromCoreMessages` rebuilds them exactly.
+ *
+ * A user (or system) message becomes one core message. An assistant message is
+ * split at its `step-start` parts, the way Mastra builds the prompt: each step
+ * becomes an assistant message (text, reasoning, files and a `tool-call` per
+ * tool invocation) followed, when the step's tools have finished, by a `tool`
+ * message with their results (`output-error` and `output-denied` as error
+ * results; a stored `toModelOutput` is the output the model reads). Parts with
+ * no core counterpart (`step-start`, `data-*`, sources) are carried in
+ * `metadata.mastra` with everything else needed for the way back.
+ *
+ * @example
+ * ```ts
+ * const core = toCoreMessages(messageList.get.all.db());
+ * ```
+ */
+export function toCoreMessages(messages: readonly MastraDBMessage[], options: ToCoreMessagesOptions = {}): Message[] {
+  const core = messages.flatMap(messageToCore);
+  if (options.ids !== 'content') return core;
+  const ids = chainedContentIds(core.map((message) => ({ role: message.role, parts: message.parts })));
+  return core.map((message, index) => ({ ...message, id: ids[index]! }));
+}
+
+function messageToCore(message: MastraDBMessage): Message[] {
+  const { content, ...head } = message;
+  const { parts, ...contentWithoutParts } = content;
+  const envelope: MastraEnvelope = { ...head, content: contentWithoutParts };
+  const role = coreRole(message.role);
+  const indexed = parts.map((part, index) => ({ index, part }));
+  const steps = role === 'assistant' ? splitSteps(indexed) : [indexed];
+  const origin = (step: number, covered: IndexedPart[], sources: number[]): { [MASTRA_ORIGIN_KEY]: MastraOrigin } => ({
+    [MASTRA_ORIGIN_KEY]: { envelope, partCount: parts.length, step, parts: covered, sources },
+  });
+
+  const core: Message[] = [];
+  for (const [step, stepParts] of steps.entries()) {
+    const id = step === 0 ? message.id : `${message.id}#${step}`;
+    const coreParts: Part[] = [];
+    const sources: number[] = [];
+    const results: Part[] = [];
+    const resultParts: IndexedPart[] = [];
+    for (const { index, part } of stepParts) {
+      if (part.type === 'tool-invocation' && role !== 'assistant') continue;
+      const corePart = partToCore(part);
+      if (corePart) {
+        coreParts.push(corePart);
+        sources.push(index);
+      }
+      if (part.type === 'tool-invocation' && hasToolOutput(part)) {
+        results.push(toolResultToCore(part));
+        resultParts.push({ index, part });
+      }
+    }
+    core.push({ id, role, parts: coreParts, metadata: origin(step, stepParts, sources) });
+    if (results.length > 0) {
+      const resultSources = resultParts.map(({ index }) => index);
+      core.push({
+        id: `${id}:results`,
+        role: 'tool',
+        parts: results,
+        metadata: origin(step, resultParts, resultSources),
+      });
+    }
+  }
+  return core;
+}
+
+/** Splits an assistant message's parts into steps: each `step-start` after the first part opens a new one. */
+function splitSteps(parts: IndexedPart[]): IndexedPart[][] {
+  const steps: IndexedPart[][] = [[]];
+  for (const item of parts) {
+    if (item.part.type === 'step-start' && steps.at(-1)!.length > 0) steps.push([]);
+    steps.at(-1)!.push(item);
+  }
+  return steps;
+}
+
+function coreRole(role: MastraDBMessage['role']): Role {
+  if (role === 'assistant' || role === 'system') return role;
+  return 'user';
+}
