@@ -67,7 +67,8 @@ describe('CompactingChatMessageHistory in RunnableWithMessageHistory', () => {
     expect(last[0]!.type).toBe('system');
     expect(last[1]).toSatisfy(isSummaryMessage);
     expect(last.at(-1)!.text).toContain(`Question ${TURNS - 1}:`);
-    expect(last.length).toBeLessThan(TURNS);
+    // The model saw the summary and the recent turns: far fewer than the 60 stored messages.
+    expect(last.length).toBeLessThan(stored.length / 2 + 2);
     expect(sentTokens(last)).toBeLessThanOrEqual(6400);
     // The kept messages are the last ones of the history before the last turn, as stored.
     const kept = last

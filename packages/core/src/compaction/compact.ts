@@ -73,6 +73,16 @@ export const SUMMARY_WINDOW_SHARE = 0.05;
 /** The smallest summary size the engine asks for, whatever the window. */
 export const MIN_SUMMARY_TOKENS = 400;
 
+/**
+ * Clearing old tool outputs replaces summarizing only when it brings the context
+ * down to about where a summary would: under twice `keepRecentTokens` (or a
+ * quarter of the trigger, if that is more). A shallower cut would only make the
+ * context climb back to the trigger sooner, and every call in between re-reads it.
+ */
+export function pruneTargetTokens(settings: ResolvedSettings): number {
+  return Math.max(2 * settings.keepRecentTokens, Math.floor(triggerTokens(settings) / 4));
+}
+
 /** The summarizers to try in order: the given one, then structured, then truncate. */
 export function fallbackChain(summarizer: Summarizer | undefined): Summarizer[] {
   const chain: Summarizer[] = [];
@@ -243,7 +253,7 @@ function pruneOnly(
   };
   state.tokensAfter = measure(messages, state);
   const enough =
-    state.tokensAfter <= triggerTokens(settings) &&
+    state.tokensAfter <= pruneTargetTokens(settings) &&
     state.tokensAfter <= context.tokensBefore * (1 - settings.minReduction);
   if (!enough) return undefined;
   return {

@@ -9,7 +9,15 @@ export {
   SUMMARY_SUFFIX,
   summaryMessage,
 } from './build-context.js';
-export { type CompactOptions, compact, contextTokens, fallbackChain } from './compact.js';
+export {
+  type CompactOptions,
+  compact,
+  contextTokens,
+  fallbackChain,
+  MIN_SUMMARY_TOKENS,
+  pruneTargetTokens,
+  SUMMARY_WINDOW_SHARE,
+} from './compact.js';
 export { COMPACTION_STATE_SCHEMA, type CompactionState, type CompactionStrategy } from './compaction-state.js';
 export { type CutPoint, type FindCutPointOptions, findCutPoint } from './find-cut-point.js';
 export {

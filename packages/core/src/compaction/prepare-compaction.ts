@@ -60,7 +60,7 @@ export function prepareCompaction(
   options: PrepareCompactionOptions,
 ): CompactionPlan | undefined {
   const startIndex = keptStartIndex(messages, previous);
-  if (!options.force && messages.length - startIndex < settings.minMessages) return undefined;
+  if (!options.force && messages.length < settings.minMessages) return undefined;
   const cut = findCutPoint(messages, {
     countTokens: options.countTokens,
     keepRecentTokens: options.keepRecentTokens ?? settings.keepRecentTokens,

@@ -94,10 +94,19 @@ describe('createCompactionSession', () => {
 
   it('clears old tool outputs first and skips summarizing when that is enough', async () => {
     const summarizer = recordingSummarizer();
-    const session = createCompactionSession({ sessionId: 's', settings, counter, summarizer });
-    await session.append(longConversation(12));
+    const wide = { contextWindow: 20_000, reserveTokens: 1_000, keepRecentTokens: 1_000, trigger: 0.5 };
+    const session = createCompactionSession({ sessionId: 's', settings: wide, counter, summarizer });
+    const c = conversation();
+    for (let turn = 0; turn < 16; turn += 1) {
+      await session.append([
+        c.user(`request ${turn}`),
+        ...c.toolStep([{ name: 'read', input: { path: `src/${turn}.ts` }, output: words(600) }]),
+        c.assistant(`done ${turn}`),
+      ]);
+    }
     const prepared = await session.prepare();
     expect(prepared.compaction?.strategy).toBe('prune');
+    expect(prepared.tokens).toBeLessThanOrEqual(2_500);
     expect(summarizer.requests).toHaveLength(0);
     const state = await session.state();
     expect(state?.prunedToolCallIds.length).toBeGreaterThan(0);
@@ -105,6 +114,15 @@ describe('createCompactionSession', () => {
     const last = prepared.messages.filter((m) => m.role === 'tool').at(-1);
     expect(JSON.stringify(last)).not.toContain('Output cleared');
     expect(JSON.stringify(prepared.messages)).toContain('Output cleared');
+  });
+
+  it('summarizes when clearing tool outputs would not bring the context down far enough', async () => {
+    const summarizer = recordingSummarizer();
+    const session = createCompactionSession({ sessionId: 's', settings, counter, summarizer });
+    await session.append(longConversation(12));
+    const prepared = await session.prepare();
+    expect(prepared.compaction?.strategy).toBe('test');
+    expect(summarizer.requests.length).toBeGreaterThan(0);
   });
 
   it('manual compact with focus instructions reaches the summarizer', async () => {

@@ -357,9 +357,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
   function shouldAutoCompact(tokens: number): boolean {
     if (record.stuckAtHistoryLength === history.length) return false;
     if (overflowSuspected) return true;
-    if (tokens <= limit) return false;
-    const start = record.state ? (ids.get(record.state.firstKeptMessageId) ?? 0) : 0;
-    return history.length - start >= settings.minMessages;
+    return tokens > limit && history.length >= settings.minMessages;
   }
 
   const session: CompactionSession = {

@@ -32,7 +32,7 @@ export type CompactionSettings = {
    */
   keepRecentMessages?: number;
   /**
-   * Never compact a history shorter than this many messages.
+   * Never compact automatically while the whole history is shorter than this many messages.
    * @default 10
    */
   minMessages: number;
@@ -44,7 +44,8 @@ export type CompactionSettings = {
   splitTurnMinMessages: number;
   /**
    * Clear the outputs of old tool results (outside the kept range) before
-   * summarizing; when that alone brings the context under the trigger, no summary is made.
+   * summarizing; when that alone brings the context down to where a summary
+   * would (see `pruneTargetTokens`), no summary is made.
    * @default true
    */
   pruneToolOutputs: boolean;
