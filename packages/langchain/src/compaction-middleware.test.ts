@@ -1,4 +1,4 @@
-import { type CompactionEvent, PRUNED_OUTPUT_MARKER } from '@compaction/core';
+import type { CompactionEvent } from '@compaction/core';
 import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
 import { createAgent, fakeModel } from 'langchain';

@@ -41,8 +41,10 @@ describe.each(CASES)('replaying the recorded Claude Code session %s with %o', (n
     const counts = new Map<string, number>();
     const count = (m: Message) => {
       const key = `${m.id}:${JSON.stringify(m.parts).length}`;
-      let tokens = counts.get(key);
-      if (tokens === undefined) counts.set(key, (tokens = countMessageTokens(m, counter)));
+      const known = counts.get(key);
+      if (known !== undefined) return known;
+      const tokens = countMessageTokens(m, counter);
+      counts.set(key, tokens);
       return tokens;
     };
     let overhead: number | undefined;
