@@ -78,7 +78,8 @@ export function buildContext(
   return repairToolPairs(context);
 }
 
-function pruneMessage(message: Message, pruned: ReadonlySet<string>): Message {
+/** A copy of `message` whose results for `pruned` tool calls show the marker (itself when none). */
+export function pruneMessage(message: Message, pruned: ReadonlySet<string>): Message {
   if (!message.parts.some((part) => part.type === 'tool-result' && pruned.has(part.toolCallId))) return message;
   const parts: Part[] = message.parts.map((part) =>
     part.type === 'tool-result' && pruned.has(part.toolCallId) ? { ...part, output: PRUNED_OUTPUT_MARKER } : part,

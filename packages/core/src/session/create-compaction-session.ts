@@ -1,4 +1,4 @@
-import { buildContext } from '../compaction/build-context.js';
+import { buildContext, pruneMessage, repairToolPairs } from '../compaction/build-context.js';
 import { compact, contextTokens } from '../compaction/compact.js';
 import type { CompactionState } from '../compaction/compaction-state.js';
 import { parseMessages } from '../messages/parse-messages.js';
@@ -83,6 +83,51 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     | undefined;
 
   const version = () => record.state?.version ?? 0;
+  /** The last context built, reused when only messages were appended since. */
+  let contextCache:
+    | { version: number; branch: number; length: number; clean: boolean; messages: Message[] }
+    | undefined;
+
+  /**
+   * `buildContext(history, state)`, incrementally: when the history only grew
+   * since the last build and that context needed no repair (every tool call had
+   * its result), the new messages are pruned, repaired and appended to it — so a
+   * call costs O(new messages), not O(history).
+   */
+  function currentContext(): Message[] {
+    const cached = contextCache;
+    if (cached && cached.version === version() && cached.branch === branch && cached.length === history.length) {
+      return cached.messages;
+    }
+    if (
+      cached &&
+      cached.clean &&
+      cached.version === version() &&
+      cached.branch === branch &&
+      cached.length < history.length
+    ) {
+      const pruned = new Set(record.state?.prunedToolCallIds ?? []);
+      const tail = history
+        .slice(cached.length)
+        .map((message) => (pruned.size > 0 ? pruneMessage(message, pruned) : message));
+      const repairedTail = repairToolPairs(tail);
+      const messages = cached.messages.concat(repairedTail);
+      contextCache = { version: version(), branch, length: history.length, clean: repairedTail === tail, messages };
+      return messages;
+    }
+    const built = buildContext(history, record.state);
+    // Without a state the builder may return the history array itself, which grows in place.
+    const messages = built === history ? history.slice() : built;
+    const clean =
+      repairToolPairs(messages) === messages &&
+      !messages.some(
+        (message) =>
+          message.metadata?.compaction !== undefined &&
+          (message.metadata.compaction as { type?: string }).type === 'synthetic-result',
+      );
+    contextCache = { version: version(), branch, length: history.length, clean, messages };
+    return messages;
+  }
 
   function emit(event: CompactionEvent): void {
     for (const listener of [...listeners, ...(options.onEvent ? [options.onEvent] : [])]) {
@@ -212,7 +257,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
   async function attempt(request: CompactRequest): Promise<CompactionResult | undefined> {
     const startedAt = Date.now();
     const tokensBefore = estimateTokens();
-    const messagesBefore = buildContext(history, record.state).length;
+    const messagesBefore = currentContext().length;
     emit({
       type: 'compaction:start',
       sessionId,
@@ -281,7 +326,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
         sessionId,
         trigger: request.trigger,
         messagesBefore,
-        messagesAfter: buildContext(history, record.state).length,
+        messagesAfter: currentContext().length,
         tokensBefore,
         tokensAfter: result.tokensAfter,
         messagesSummarized: result.messagesSummarized,
@@ -381,7 +426,8 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
           await adoptNewerStoredState();
           if (shouldAutoCompact(estimateTokens())) compaction = await autoCompact(prepareOptions.signal);
         }
-        const messages = buildContext(history, record.state);
+        // A copy: the cached context must not change if the caller edits what it gets.
+        const messages = currentContext().slice();
         const tokens = estimateTokens();
         prepared = {
           historyLength: history.length,
@@ -453,7 +499,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     },
     async context() {
       await load();
-      return buildContext(history, record.state);
+      return currentContext().slice();
     },
     async history() {
       await load();
@@ -473,7 +519,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
         triggerTokens: limit,
         compactions: version(),
         historyMessages: history.length,
-        contextMessages: buildContext(history, record.state).length,
+        contextMessages: currentContext().length,
       };
     },
     on(listener) {
