@@ -1,6 +1,7 @@
 import { collectSummaryFacts } from './collect-summary-facts.js';
 import { composeSummary } from './compose-summary.js';
 import { cutText } from './cut-text.js';
+import { focusLines } from './focus-lines.js';
 import { mergeFileOperations } from './merge-file-operations.js';
 import { parseSummaryFacts } from './parse-summary-facts.js';
 import { renderStructuredSummary, type StructuredLimits } from './render-structured-summary.js';
@@ -90,7 +91,7 @@ export function buildStructuredSummary(request: SummarizeRequest, { maxTokens }:
   if (lastRequest !== undefined) facts.lastRequest = lastRequest;
   let text = '';
   for (const limits of LEVELS) {
-    text = composeSummary(renderStructuredSummary(facts, request.kind, limits), {
+    text = composeSummary(withFocus(renderStructuredSummary(facts, request.kind, limits), facts, request), {
       kind: request.kind,
       fileOps: facts.fileOps,
       lastUserRequest: lastRequest,
@@ -98,6 +99,17 @@ export function buildStructuredSummary(request: SummarizeRequest, { maxTokens }:
     if (request.counter.countText(text) <= maxTokens) break;
   }
   return text;
+}
+
+/** Puts the manual compaction's focus at the top of Critical Context (history summaries). */
+function withFocus(body: string, facts: SummaryFacts, request: SummarizeRequest): string {
+  const instructions = request.instructions?.trim();
+  if (!instructions || request.kind !== 'history') return body;
+  const heading = '## Critical Context\n';
+  const at = body.indexOf(heading);
+  if (at < 0) return `${body}\n\n${focusLines(facts, instructions).join('\n')}`;
+  const insertAt = at + heading.length;
+  return `${body.slice(0, insertAt)}${focusLines(facts, instructions).join('\n')}\n\n${body.slice(insertAt)}`;
 }
 
 function mergeFacts(previous: SummaryFacts, current: SummaryFacts): SummaryFacts {

@@ -1,0 +1,30 @@
+import { oneLine, type SummaryFacts, shorten } from './summary-facts.js';
+
+/** How many matching lines a focus section lists at most. */
+export const FOCUS_LINE_LIMIT = 8;
+
+/**
+ * The `### Focus` section a deterministic summary gets for a manual compaction's
+ * focus (`/compact focus on the parser bug`): the instruction itself, then the
+ * most recent requests, statements and errors that mention any of its words
+ * (four letters or more), so what the user asked to keep leads the context.
+ */
+export function focusLines(facts: SummaryFacts, instructions: string): string[] {
+  const keywords = instructions
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_./-]+/u)
+    .filter((word) => word.length >= 4);
+  const pool = [
+    ...facts.requests,
+    ...facts.errors.map((error) => `${error.tool} failed: ${error.text}`),
+    ...facts.statements,
+  ];
+  const matches = pool.filter((line) => keywords.some((keyword) => line.toLowerCase().includes(keyword)));
+  const listed = matches
+    .slice(Math.max(0, matches.length - FOCUS_LINE_LIMIT))
+    .map((line) => `- ${shorten(oneLine(line), 240)}`);
+  return [
+    `### Focus: ${shorten(oneLine(instructions), 200)}`,
+    ...(listed.length > 0 ? listed : ['- (nothing in the summarized messages mentions it)']),
+  ];
+}
