@@ -1,3 +1,10 @@
 export { type CliIo, processIo } from './cli/cli-io.js';
+export type { AdapterName } from './engine/adapter-name.js';
+export { type BilledTokens, COST_WEIGHTS, costUnits, recordedBilledTokens } from './engine/cost-units.js';
+export type { ReplayFigures, ReplayTotals } from './engine/replay-figures.js';
+export { type ReplayRecordingOptions, replayRecording } from './engine/replay-recording.js';
 export { main } from './main.js';
+export { readRecording } from './recording/read-recording.js';
+export type { Recording } from './recording/recording.js';
+export { replayMessages } from './recording/replay-messages.js';
 export * from './replay/index.js';

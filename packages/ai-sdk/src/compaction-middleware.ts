@@ -23,7 +23,7 @@ type Call = { session: CompactionSession; messages: Message[]; events: Compactio
  * retried once; any other error passes through untouched.
  *
  * A conversation is keyed by `providerOptions.compaction.sessionId` when given,
- * else by the content id of its first non-system message, so the re-sent
+ * else by the content id of its opening exchange (first message and reply), so the re-sent
  * history of the next request finds the same state. A call that compacted
  * carries `providerMetadata.compaction` ({@link CompactionMetadata}).
  *

@@ -51,7 +51,7 @@ export type CompactionMiddlewareOptions = CompactionOptions;
 export type CompactionPrepareStepOptions = CompactionOptions & {
   /**
    * The conversation's key in the store (e.g. your chat id).
-   * @default the content id of the first non-system message
+   * @default the content id of the opening exchange (first user message and first reply)
    */
   sessionId?: string;
 };

@@ -1,4 +1,4 @@
-import { type CompactionSettings, tiktokenCounter } from '@compaction/core';
+import { type CompactionSettings, type Summarizer, tiktokenCounter } from '@compaction/core';
 import { CliError } from '../cli/cli-error.js';
 import type { Recording } from '../recording/recording.js';
 import { replayMessages } from '../recording/replay-messages.js';
@@ -15,6 +15,8 @@ import { turnOfCalls } from './turn-of-calls.js';
 export type ReplayRecordingOptions = {
   adapter: AdapterName;
   settings?: Partial<CompactionSettings>;
+  /** Makes our summaries (metered as an LLM call would be billed). @default structuredSummarizer() */
+  summarizer?: Summarizer;
   onCall?: (call: ReplayCall, total: number) => void;
 };
 
@@ -43,6 +45,7 @@ export async function replayRecording(recording: Recording, options: ReplayRecor
     ...(recording.model === undefined ? {} : { model: recording.model }),
     meter,
     scale,
+    ...(options.summarizer ? { summarizer: options.summarizer } : {}),
     ...(options.onCall ? { onCall: options.onCall } : {}),
   });
   return buildReplayFigures(recording, run, {
