@@ -40,7 +40,9 @@ function run(command, args) {
 if (isExecutable(chromium)) process.exit(0);
 
 if (process.platform !== 'linux' || !isExecutable(aptGet)) {
-  fail(`${chromium} is missing and there is no apt-get here; install Debian's chromium package (or a Chromium at ${chromium})`);
+  fail(
+    `${chromium} is missing and there is no apt-get here; install Debian's chromium package (or a Chromium at ${chromium})`,
+  );
 }
 if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
   fail(`${chromium} is missing; run as root (or: sudo apt-get install -y --no-install-recommends chromium)`);

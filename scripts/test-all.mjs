@@ -12,6 +12,8 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const resultsFile = join(root, '.vitest-results.json');
 
 const steps = [
+  // The report test opens the demo's HTML in Debian's Chromium; install it when missing.
+  ['browser', 'node', ['scripts/ensure-chromium.mjs']],
   ['lint', 'biome', ['ci', '--colors=off', '.']],
   ['typecheck', 'turbo', ['run', 'typecheck', '--output-logs=errors-only']],
   ['unit tests', 'vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`]],

@@ -22,7 +22,7 @@ describe('chat offline (replay model)', () => {
       ['chat', '--fixture', join(DEFAULT_FIXTURES_DIR, '258c7280-ae70-4798-800f-63464d01a85d.jsonl')],
       {
         input: script(
-          ...turns,
+          ...longTurns,
           '/stats',
           '/compact focus on the migration',
           '/stats',

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -54,8 +55,8 @@ function readSection(page: Page, id: string): Promise<RenderedSection> {
     const totals: Record<string, { recorded: string; ours: string; height: number }> = {};
     for (const row of section.querySelectorAll<HTMLTableRowElement>('table.totals tr[data-figure]')) {
       totals[row.dataset.figure!] = {
-        recorded: row.querySelector<HTMLElement>('.recorded')!.innerText,
-        ours: row.querySelector<HTMLElement>('.ours')!.innerText,
+        recorded: row.querySelector<HTMLElement>('.recorded')!.textContent,
+        ours: row.querySelector<HTMLElement>('.ours')!.textContent,
         height: row.getBoundingClientRect().height,
       };
     }
@@ -70,15 +71,22 @@ function readSection(page: Page, id: string): Promise<RenderedSection> {
         return {
           beforeCall: Number(item.dataset.beforeCall),
           strategy: item.dataset.strategy!,
-          summary: pre?.innerText ?? null,
+          summary: pre?.textContent ?? null,
           summaryHeight: pre?.getBoundingClientRect().height ?? 0,
-          text: item.innerText,
+          text: item.textContent,
         };
       }),
       totals,
     };
   }, id);
 }
+
+const CHROMIUM_MISSING = `${CHROMIUM} is missing: run \`node scripts/ensure-chromium.mjs\` (as root) to install it`;
+
+// Its own test, so a machine without Chromium counts a failed test, not only skipped ones.
+it(`finds Debian's Chromium at ${CHROMIUM}`, () => {
+  expect(existsSync(CHROMIUM), CHROMIUM_MISSING).toBe(true);
+});
 
 describe('the demo report in headless Chromium', () => {
   let browser: Browser | undefined;
@@ -88,9 +96,7 @@ describe('the demo report in headless Chromium', () => {
   const errors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: run \`node scripts/ensure-chromium.mjs\` (as root) to install it`);
-    }
+    if (!existsSync(CHROMIUM)) throw new Error(CHROMIUM_MISSING);
     const out = join(await mkdtemp(join(tmpdir(), 'compaction-report-')), 'report.html');
     const run = await runCli(['demo', '--out', out]);
     expect(run.stderr).toBe('');
@@ -134,7 +140,10 @@ describe('the demo report in headless Chromium', () => {
   it('lists each compaction of the chart with its summary text, or says why there is none', async () => {
     for (const id of SECTION_IDS) {
       const { compactions, markers } = await readSection(page, id);
-      expect(compactions.map((compaction) => compaction.beforeCall), id).toEqual(markers);
+      expect(
+        compactions.map((compaction) => compaction.beforeCall),
+        id,
+      ).toEqual(markers);
       for (const compaction of compactions) {
         expect(compaction.text, id).toContain(`Before call ${compaction.beforeCall}: Conversation compacted: `);
         if (compaction.strategy === 'prune') {
@@ -142,7 +151,7 @@ describe('the demo report in headless Chromium', () => {
           expect(compaction.text, id).toContain('No summary: old tool outputs were cleared instead.');
         } else {
           // The structured summary, open and laid out (not collapsed to nothing).
-          expect(compaction.summary, id).toMatch(/^## Goal\n\S[^]*\n## Next Steps\n/);
+          expect(compaction.summary, id).toMatch(/^## Goal\n\S.*\n## Next Steps\n/s);
           expect(compaction.summaryHeight, id).toBeGreaterThan(100);
         }
       }
@@ -184,5 +193,5 @@ describe('the demo report in headless Chromium', () => {
     // IHDR: width then height, big-endian.
     expect(png.readUInt32BE(16)).toBe(1200);
     expect(png.readUInt32BE(20)).toBeGreaterThan(900);
-  });
+  }, 30_000);
 });

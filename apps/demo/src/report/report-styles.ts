@@ -3,7 +3,7 @@ export const REPORT_STYLES = `
 :root { color-scheme: light; --ours: #1f6feb; --recorded: #cf222e; --uncompacted: #8c959f; --marker: #1a7f37; }
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; background: #f6f8fa; color: #1f2328; }
 main { max-width: 1040px; margin: 0 auto; padding: 24px; }
-h1 { background: url(http://example.invalid/x.png);  font-size: 26px; margin: 0 0 4px; }
+h1 { font-size: 26px; margin: 0 0 4px; }
 section.replay { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 16px 20px; margin: 20px 0; }
 h2 { font-size: 20px; margin: 0 0 8px; }
 h3 { font-size: 16px; margin: 16px 0 8px; }

@@ -1,7 +1,7 @@
 import { oneLine, type SummaryFacts, shorten } from './summary-facts.js';
 
 /** How many matching lines a focus section lists at most. */
-export const FOCUS_LINE_LIMIT = 8;
+export const FOCUS_LINE_LIMIT = 3;
 
 /**
  * The `### Focus` section a deterministic summary gets for a manual compaction's
@@ -22,7 +22,7 @@ export function focusLines(facts: SummaryFacts, instructions: string): string[] 
   const matches = pool.filter((line) => keywords.some((keyword) => line.toLowerCase().includes(keyword)));
   const listed = matches
     .slice(Math.max(0, matches.length - FOCUS_LINE_LIMIT))
-    .map((line) => `- ${shorten(oneLine(line), 240)}`);
+    .map((line) => `- ${shorten(oneLine(line), 160)}`);
   return [
     `### Focus: ${shorten(oneLine(instructions), 200)}`,
     ...(listed.length > 0 ? listed : ['- (nothing in the summarized messages mentions it)']),
