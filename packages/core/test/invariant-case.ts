@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message, Part } from '../src/messages/types.js';
 import { createCompactionSession } from '../src/session/create-compaction-session.js';
 import type { CompactionEvent } from '../src/session/types.js';
@@ -173,4 +173,27 @@ export async function runCase(turns: TurnShape[], dangling: boolean, mode: numbe
   // 6. Reloading from the store yields the same context.
   const reloaded = createCompactionSession({ sessionId: 'p', store, settings, counter: heuristicCounter() });
   expect(await reloaded.context()).toEqual(await session.context());
+}
+
+/**
+ * Declares the invariant property tests for the given context windows; the two
+ * invariant files split the windows so that vitest runs them on both cores. On
+ * failure fast-check prints the seed and the shrunk counterexample.
+ */
+export function describeInvariants(windows: readonly (readonly [label: string, window: number])[]): void {
+  describe('compaction invariants (property)', () => {
+    for (const [label, window] of windows) {
+      it(`hold over ${NUM_RUNS} generated conversations (${label})`, async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(turnArbitrary, { minLength: 1, maxLength: 12 }),
+            fc.boolean(),
+            fc.integer({ min: 0, max: 2 }),
+            (turns, dangling, mode) => runCase(turns, dangling, mode, window),
+          ),
+          { numRuns: NUM_RUNS },
+        );
+      }, 300_000);
+    }
+  });
 }
