@@ -5,3 +5,9 @@ export {
   resolveSettings,
   triggerTokens,
 } from './compaction-settings.js';
+export {
+  COMPACTION_PRESETS,
+  type CompactionPreset,
+  DEFAULT_PRESET,
+  ECONOMY_PRESET,
+} from './presets.js';

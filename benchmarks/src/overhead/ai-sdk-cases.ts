@@ -1,0 +1,175 @@
+import { compactionMiddleware, messagesToPrompt, promptToMessages } from '@compaction/ai-sdk';
+import { type CompactionEvent, chainedContentIds, type CompactionSettings } from '@compaction/core';
+import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
+import type { LanguageModelMiddleware } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { measure } from '../shared/measure.ts';
+import { appendedMessage } from '../shared/synthetic-history.ts';
+import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
+
+const model = new MockLanguageModelV4({ provider: 'openai', modelId: 'gpt-5' });
+
+/**
+ * The prompt the AI SDK hands a middleware on each call is built anew from the
+ * `ModelMessage`s (`convertToLanguageModelPrompt` makes new message and part
+ * objects), so every call here gets fresh message and part objects too.
+ */
+function freshPrompt(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
+  return prompt.map((message) =>
+    typeof message.content === 'string'
+      ? { ...message }
+      : ({ ...message, content: message.content.map((part) => ({ ...part })) } as typeof message),
+  );
+}
+
+/** A growing conversation as provider prompts: the history, then one new message per call. */
+function conversation(input: CaseInput, start = input.history.length) {
+  let base = messagesToPrompt(input.history) as LanguageModelV4Prompt;
+  let next = start;
+  return {
+    base: () => base,
+    next: () => next,
+    /** The prompt of the next call: everything so far plus one new message, as fresh objects. */
+    grow(): LanguageModelV4Prompt {
+      base = base.concat(messagesToPrompt([appendedMessage(next++)]) as LanguageModelV4Prompt);
+      return freshPrompt(base);
+    },
+  };
+}
+
+type Middleware = LanguageModelMiddleware & Required<Pick<LanguageModelMiddleware, 'transformParams'>>;
+
+function middleware(settings: Partial<CompactionSettings>, onCompaction?: (event: CompactionEvent) => void) {
+  return compactionMiddleware({ summarizer: 'structured', settings, ...(onCompaction ? { onCompaction } : {}) }) as Middleware;
+}
+
+async function transform(mw: Middleware, prompt: LanguageModelV4Prompt): Promise<LanguageModelV4Prompt> {
+  const params = { prompt } as LanguageModelV4CallOptions;
+  return (await mw.transformParams({ type: 'generate', params, model })).prompt;
+}
+
+/** `@compaction/ai-sdk`'s middleware, and the two passes over the prompt it makes on every call. */
+export const aiSdkCases: BenchCase[] = [
+  {
+    id: 'ai-sdk',
+    label: 'AI SDK `compactionMiddleware` `transformParams`',
+    framework: 'ai-sdk',
+    kind: 'ours',
+    scenario: 'per-call',
+    cost: 'medium',
+    note: 'the middleware hook on a provider prompt of fresh objects with one new message, as `wrapLanguageModel` calls it',
+    async run(input) {
+      const mw = middleware(NO_COMPACTION);
+      const calls = conversation(input);
+      await transform(mw, freshPrompt(calls.base()));
+      let prompt: LanguageModelV4Prompt = [];
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await transform(mw, prompt);
+          if (sent.length !== prompt.length) throw new Error('ai-sdk: the prompt changed without a compaction');
+        },
+        { ...input, beforeEach: () => void (prompt = calls.grow()) },
+      );
+      return { stats, messagesAtEnd: calls.next() };
+    },
+  },
+  {
+    id: 'ai-sdk-prompt-to-messages',
+    label: 'AI SDK `promptToMessages` (part of each call)',
+    framework: 'ai-sdk',
+    kind: 'reference',
+    scenario: 'per-call',
+    cost: 'medium',
+    note: 'the conversion of the whole prompt to core messages, content ids included, that the hook runs first',
+    async run(input) {
+      const calls = conversation(input);
+      let prompt: LanguageModelV4Prompt = [];
+      const stats = await measure(this.id, () => promptToMessages(prompt), {
+        ...input,
+        beforeEach: () => void (prompt = calls.grow()),
+      });
+      return { stats, messagesAtEnd: calls.next() };
+    },
+  },
+  {
+    id: 'ai-sdk-content-ids',
+    label: 'core `chainedContentIds` over the prompt (part of each call)',
+    framework: 'ai-sdk',
+    kind: 'reference',
+    scenario: 'per-call',
+    cost: 'medium',
+    note: 'the content hashing alone: canonical JSON of every message, chained 64-bit hash',
+    async run(input) {
+      const calls = conversation(input);
+      let prompt: LanguageModelV4Prompt = [];
+      const stats = await measure(this.id, () => chainedContentIds(prompt), {
+        ...input,
+        beforeEach: () => void (prompt = calls.grow()),
+      });
+      return { stats, messagesAtEnd: calls.next() };
+    },
+  },
+  {
+    id: 'ai-sdk-compaction',
+    label: 'AI SDK: the call that compacts',
+    framework: 'ai-sdk',
+    kind: 'ours',
+    scenario: 'compaction',
+    cost: 'one-off',
+    note: 'a warm middleware just under the trigger gets a prompt with one more message: `transformParams` compacts (structured summarizer)',
+    async run(input) {
+      let mw: Middleware | undefined;
+      let strategy = '';
+      let prompt: LanguageModelV4Prompt = [];
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await transform(mw!, prompt);
+          expectCompaction(sent.length < prompt.length, true, 'ai-sdk compaction');
+        },
+        {
+          ...input,
+          beforeEach: async () => {
+            mw = middleware(compactAfter(input.tokens), (event) => {
+              if (event.type === 'compaction:end') strategy = event.strategy;
+            });
+            const calls = conversation(input);
+            await transform(mw, freshPrompt(calls.base()));
+            prompt = calls.grow();
+          },
+        },
+      );
+      return { stats, messagesAtEnd: input.history.length + 1, strategy };
+    },
+  },
+  {
+    id: 'ai-sdk-after-compaction',
+    label: 'AI SDK `transformParams` once compacted',
+    framework: 'ai-sdk',
+    kind: 'ours',
+    scenario: 'after-compaction',
+    cost: 'medium',
+    note: 'per call after a compaction: the hook still reads the whole prompt, and sends summary + kept messages',
+    async run(input) {
+      let strategy = '';
+      const mw = middleware(compactAfter(input.tokens), (event) => {
+        if (event.type === 'compaction:end') strategy = event.strategy;
+      });
+      const calls = conversation(input);
+      await transform(mw, freshPrompt(calls.base()));
+      const first = calls.grow();
+      expectCompaction((await transform(mw, first)).length < first.length, true, 'ai-sdk setup');
+      let prompt: LanguageModelV4Prompt = [];
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await transform(mw, prompt);
+          if (sent.length >= prompt.length) throw new Error('ai-sdk: the compacted context was not used');
+        },
+        { ...input, beforeEach: () => void (prompt = calls.grow()) },
+      );
+      return { stats, messagesAtEnd: calls.next(), strategy };
+    },
+  },
+];

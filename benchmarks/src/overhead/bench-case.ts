@@ -1,0 +1,69 @@
+import type { Message } from '@compaction/core';
+import type { Stats } from '../shared/measure.ts';
+
+/** Whose code a case measures: ours, a peer users would otherwise use, or a reference point. */
+export type CaseKind = 'ours' | 'variant' | 'peer' | 'reference';
+
+/**
+ * What a call faces: `per-call` — nothing to compact (the common case);
+ * `compaction` — the one call that compacts (one-off); `trimming` — a peer that
+ * must cut on every call; `after-compaction` — our per-call cost once a
+ * compaction state exists.
+ */
+export type Scenario = 'per-call' | 'compaction' | 'trimming' | 'after-compaction';
+
+/** How expensive one call is expected to be, which sets how many samples are taken. */
+export type CaseCost = 'fast' | 'medium' | 'slow' | 'one-off';
+
+/** What a case gets to run on. */
+export type CaseInput = {
+  /** The shared synthetic history (core messages); every case converts the same one. */
+  history: Message[];
+  /** Its tokens by core's count (tiktoken o200k_base), for triggers and limits. */
+  tokens: number;
+  /** Measured calls and warm-up calls for this case at this size. */
+  samples: number;
+  warmup: number;
+};
+
+/** What a case reports for one size. */
+export type CaseOutcome = {
+  stats: Stats;
+  /** Messages in the history when the last call ran (each per-call sample appends one). */
+  messagesAtEnd: number;
+  /** For compaction cases: the strategy core reported (`structured`, `prune`, …). */
+  strategy?: string;
+};
+
+/** One row of the per-call overhead table. */
+export type BenchCase = {
+  id: string;
+  label: string;
+  framework: 'core' | 'ai-sdk' | 'langchain' | 'mastra';
+  kind: CaseKind;
+  scenario: Scenario;
+  cost: CaseCost;
+  /** The id of our case this one is compared with (ratio = this median / that median). */
+  baseline?: string;
+  /** What exactly is timed, in a sentence. */
+  note: string;
+  run(input: CaseInput): Promise<CaseOutcome>;
+};
+
+/** Settings under which no history here reaches the trigger. */
+export const NO_COMPACTION = { contextWindow: 50_000_000 } as const;
+
+/**
+ * Settings under which the history of `tokens` is just under the trigger, so
+ * appending one ~250-token message makes the next call compact. Tool-output
+ * pruning is off so the measured compaction summarizes (the costlier path).
+ */
+export function compactAfter(tokens: number) {
+  return { contextWindow: 50_000_000, trigger: tokens + 100, pruneToolOutputs: false } as const;
+}
+
+/** Throws when a call that should not have compacted did (or the reverse): a benchmark must measure what it says. */
+export function expectCompaction(compacted: boolean, expected: boolean, what: string): void {
+  if (compacted !== expected)
+    throw new Error(`${what}: expected ${expected ? 'a compaction' : 'no compaction'}, got ${compacted ? 'one' : 'none'}`);
+}

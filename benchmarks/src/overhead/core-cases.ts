@@ -1,0 +1,149 @@
+import {
+  type CompactionEvent,
+  type CompactionSession,
+  createCompactionSession,
+  type TokenCounter,
+} from '@compaction/core';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { measure } from '../shared/measure.ts';
+import { appendedMessage } from '../shared/synthetic-history.ts';
+import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
+
+/** A core `TokenCounter` on gpt-tokenizer (o200k_base), to show what a switch of tokenizer would change. */
+const gptTokenizerCounter: TokenCounter = { name: 'gpt-tokenizer-o200k_base', countText: (text) => countTokens(text) };
+
+async function warmSession(input: CaseInput, counter?: TokenCounter): Promise<CompactionSession> {
+  const session = createCompactionSession({
+    sessionId: 'bench',
+    settings: NO_COMPACTION,
+    ...(counter ? { counter } : {}),
+  });
+  await session.append(input.history);
+  await session.prepare();
+  return session;
+}
+
+/** A session that compacted once and is warm: its per-call cost with a compaction state. */
+async function compactedSession(input: CaseInput): Promise<{ session: CompactionSession; strategy: string }> {
+  let strategy = '';
+  const session = createCompactionSession({
+    sessionId: 'bench',
+    settings: compactAfter(input.tokens),
+    onEvent: (event) => {
+      if (event.type === 'compaction:end') strategy = event.strategy;
+    },
+  });
+  await session.append(input.history);
+  await session.prepare();
+  await session.append(appendedMessage(input.history.length));
+  expectCompaction((await session.prepare()).compaction !== undefined, true, 'core setup');
+  return { session, strategy };
+}
+
+function appendAndPrepare(session: CompactionSession, start: number, expectCompacted = false) {
+  let next = start;
+  return {
+    next: () => next,
+    call: async () => {
+      await session.append(appendedMessage(next++));
+      expectCompaction((await session.prepare()).compaction !== undefined, expectCompacted, 'core prepare');
+    },
+  };
+}
+
+/** `@compaction/core` sessions: the engine every adapter runs on. */
+export const coreCases: BenchCase[] = [
+  {
+    id: 'core',
+    label: 'core `append` + `prepare()`',
+    framework: 'core',
+    kind: 'ours',
+    scenario: 'per-call',
+    cost: 'fast',
+    note: 'appends one new ~250-token message and prepares (incremental); the new message is counted with tiktoken',
+    async run(input) {
+      const session = await warmSession(input);
+      const calls = appendAndPrepare(session, input.history.length);
+      const stats = await measure(this.id, calls.call, input);
+      return { stats, messagesAtEnd: calls.next() };
+    },
+  },
+  {
+    id: 'core-no-new',
+    label: 'core `prepare()`, nothing new',
+    framework: 'core',
+    kind: 'ours',
+    scenario: 'per-call',
+    cost: 'fast',
+    note: 'prepares again with no new message: the cost of the engine without any counting',
+    async run(input) {
+      const session = await warmSession(input);
+      const stats = await measure(this.id, () => session.prepare(), input);
+      return { stats, messagesAtEnd: input.history.length };
+    },
+  },
+  {
+    id: 'core-gpt-tokenizer',
+    label: 'core `append` + `prepare()`, gpt-tokenizer counter',
+    framework: 'core',
+    kind: 'variant',
+    scenario: 'per-call',
+    cost: 'fast',
+    baseline: 'core',
+    note: 'as `core`, with a `TokenCounter` on gpt-tokenizer instead of the default tiktoken (not shipped)',
+    async run(input) {
+      const session = await warmSession(input, gptTokenizerCounter);
+      const calls = appendAndPrepare(session, input.history.length);
+      const stats = await measure(this.id, calls.call, input);
+      return { stats, messagesAtEnd: calls.next() };
+    },
+  },
+  {
+    id: 'core-compaction',
+    label: 'core: the call that compacts',
+    framework: 'core',
+    kind: 'ours',
+    scenario: 'compaction',
+    cost: 'one-off',
+    note: 'a warm session just under the trigger gets one more message: `prepare()` compacts with the structured summarizer (no LLM)',
+    async run(input) {
+      let session: CompactionSession | undefined;
+      let strategy = '';
+      const onEvent = (event: CompactionEvent) => {
+        if (event.type === 'compaction:end') strategy = event.strategy;
+      };
+      const stats = await measure(
+        this.id,
+        async () => {
+          await session!.append(appendedMessage(input.history.length));
+          expectCompaction((await session!.prepare()).compaction !== undefined, true, 'core compaction');
+        },
+        {
+          ...input,
+          beforeEach: async () => {
+            session = createCompactionSession({ sessionId: 'bench', settings: compactAfter(input.tokens), onEvent });
+            await session.append(input.history);
+            await session.prepare();
+          },
+        },
+      );
+      return { stats, messagesAtEnd: input.history.length + 1, strategy };
+    },
+  },
+  {
+    id: 'core-after-compaction',
+    label: 'core `append` + `prepare()` once compacted',
+    framework: 'core',
+    kind: 'ours',
+    scenario: 'after-compaction',
+    cost: 'fast',
+    note: 'per call after a compaction: summary + kept messages, one new message each call',
+    async run(input) {
+      const { session, strategy } = await compactedSession(input);
+      const calls = appendAndPrepare(session, input.history.length + 1);
+      const stats = await measure(this.id, calls.call, input);
+      return { stats, messagesAtEnd: calls.next(), strategy };
+    },
+  },
+];
+

@@ -1,0 +1,342 @@
+import { type CompactionEvent, type CompactionSettings, memoryStore } from '@compaction/core';
+import { CompactingChatMessageHistory, compactionMiddleware, fromCoreMessages } from '@compaction/langchain';
+import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
+import { AIMessage, type BaseMessage, trimMessages } from '@langchain/core/messages';
+import { Command } from '@langchain/langgraph';
+import { countTokensApproximately, fakeModel, summarizationMiddleware } from 'langchain';
+import { measure } from '../shared/measure.ts';
+import { appendedMessage } from '../shared/synthetic-history.ts';
+import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
+
+type State = { messages: BaseMessage[]; [key: string]: unknown };
+type Handler = (request: unknown) => Promise<AIMessage>;
+type WrapModelCall = (request: unknown, handler: Handler) => Promise<AIMessage | Command>;
+type BeforeModel = (state: State, runtime: unknown) => Promise<unknown>;
+
+/** A growing LangChain conversation: the history, then one new message per call. */
+function conversation(input: CaseInput, start = input.history.length) {
+  let messages = fromCoreMessages(input.history);
+  let next = start;
+  return {
+    messages: () => messages,
+    next: () => next,
+    grow(): BaseMessage[] {
+      messages = messages.concat(fromCoreMessages([appendedMessage(next++)]));
+      return messages;
+    },
+  };
+}
+
+/**
+ * Our agent middleware's `wrapModelCall`, called the way the agent calls it: a
+ * request with the state, and a handler standing for the model that returns at
+ * once with reported usage. A returned `Command` updates the state, as the graph would.
+ */
+function agentMiddleware(settings: Partial<CompactionSettings>, onEvent?: (event: CompactionEvent) => void) {
+  const mw = compactionMiddleware({
+    summarizer: 'structured',
+    model: 'gpt-5',
+    settings,
+    ...(onEvent ? { onEvent } : {}),
+  }) as unknown as { wrapModelCall: WrapModelCall };
+  const model = fakeModel();
+  let state: State = { messages: [] };
+  return async (messages: BaseMessage[], inputTokens: number): Promise<BaseMessage[]> => {
+    state = { ...state, messages };
+    let sent: BaseMessage[] = [];
+    const handler: Handler = async (request) => {
+      sent = (request as { messages: BaseMessage[] }).messages;
+      return new AIMessage({
+        content: 'ok',
+        usage_metadata: { input_tokens: inputTokens, output_tokens: 1, total_tokens: inputTokens + 1 },
+      });
+    };
+    const request = {
+      model,
+      messages,
+      systemPrompt: '',
+      tools: [],
+      state,
+      runtime: { configurable: { thread_id: 'bench' }, context: {} },
+    };
+    const result = await mw.wrapModelCall(request, handler);
+    if (result instanceof Command) {
+      const update = (result as Command & { update?: Record<string, unknown> }).update ?? {};
+      const { messages: _ignored, ...rest } = update;
+      state = { ...state, ...rest };
+    }
+    return sent;
+  };
+}
+
+function compactingHistory(settings: Partial<CompactionSettings>, messages: BaseMessage[], onEvent?: (event: CompactionEvent) => void) {
+  return new CompactingChatMessageHistory({
+    history: new InMemoryChatMessageHistory(messages.slice()),
+    sessionId: 'bench',
+    store: memoryStore(),
+    summarizer: 'structured',
+    model: 'gpt-5',
+    settings,
+    ...(onEvent ? { onEvent } : {}),
+  });
+}
+
+/** Tokens a reported usage would show for `messages` (LangChain's chars/4 estimate stands in for the provider). */
+const reported = (messages: BaseMessage[]) => Math.round(countTokensApproximately(messages));
+
+/** `@compaction/langchain` and LangChain's own ways to keep a history short. */
+export const langchainCases: BenchCase[] = [
+  {
+    id: 'langchain',
+    label: 'LangChain `compactionMiddleware` `wrapModelCall`',
+    framework: 'langchain',
+    kind: 'ours',
+    scenario: 'per-call',
+    cost: 'slow',
+    note: 'the middleware hook with one new message in the state; the handler (the model) returns at once',
+    async run(input) {
+      const call = agentMiddleware(NO_COMPACTION);
+      const calls = conversation(input);
+      await call(calls.messages(), input.tokens);
+      let messages: BaseMessage[] = [];
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await call(messages, input.tokens);
+          if (sent.length !== messages.length) throw new Error('langchain: the context changed without a compaction');
+        },
+        { ...input, beforeEach: () => void (messages = calls.grow()) },
+      );
+      return { stats, messagesAtEnd: calls.next() };
+    },
+  },
+  {
+    id: 'langchain-history',
+    label: 'LangChain `CompactingChatMessageHistory.getMessages`',
+    framework: 'langchain',
+    kind: 'ours',
+    scenario: 'per-call',
+    cost: 'slow',
+    note: '`getMessages()` after one new message was added to the wrapped in-memory history',
+    async run(input) {
+      const calls = conversation(input);
+      const history = compactingHistory(NO_COMPACTION, calls.messages());
+      await history.getMessages();
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await history.getMessages();
+          if (sent.length !== calls.messages().length) throw new Error('langchain history: context changed');
+        },
+        { ...input, beforeEach: () => history.addMessages(calls.grow().slice(-1)) },
+      );
+      return { stats, messagesAtEnd: calls.next() };
+    },
+  },
+  {
+    id: 'langchain-summarization-check',
+    label: 'LangChain `summarizationMiddleware` `beforeModel`, not triggered',
+    framework: 'langchain',
+    kind: 'peer',
+    scenario: 'per-call',
+    cost: 'medium',
+    baseline: 'langchain',
+    note: 'its trigger check (`countTokensApproximately` over the state) with a `tokens` trigger it does not reach; its model throws if called',
+    async run(input) {
+      const model = fakeModel().alwaysThrow(new Error('the summarization model must not be called'));
+      const mw = summarizationMiddleware({ model, trigger: { tokens: 50_000_000 }, keep: { messages: 20 } }) as unknown as {
+        beforeModel: BeforeModel | { hook: BeforeModel };
+      };
+      const hook = typeof mw.beforeModel === 'function' ? mw.beforeModel : mw.beforeModel.hook;
+      const calls = conversation(input);
+      const runtime = { context: {} };
+      let messages: BaseMessage[] = [];
+      const stats = await measure(
+        this.id,
+        async () => {
+          if ((await hook({ messages }, runtime)) !== undefined) throw new Error('summarizationMiddleware triggered');
+        },
+        { ...input, beforeEach: () => void (messages = calls.grow()) },
+      );
+      return { stats, messagesAtEnd: calls.next() };
+    },
+  },
+  {
+    id: 'langchain-trim-none',
+    label: 'LangChain `trimMessages`, nothing to trim',
+    framework: 'langchain',
+    kind: 'peer',
+    scenario: 'per-call',
+    cost: 'medium',
+    baseline: 'langchain-history',
+    note: '`trimMessages(messages, { strategy: "last", startOn: "human", tokenCounter: countTokensApproximately })` with a limit above the history',
+    async run(input) {
+      const calls = conversation(input);
+      let messages: BaseMessage[] = [];
+      const stats = await measure(
+        this.id,
+        async () => {
+          const kept = await trimMessages(messages, trimOptions(50_000_000));
+          if (kept.length !== messages.length) throw new Error('trimMessages trimmed');
+        },
+        { ...input, beforeEach: () => void (messages = calls.grow()) },
+      );
+      return { stats, messagesAtEnd: calls.next() };
+    },
+  },
+  {
+    id: 'langchain-trim-half',
+    label: 'LangChain `trimMessages`, half must go',
+    framework: 'langchain',
+    kind: 'peer',
+    scenario: 'trimming',
+    cost: 'slow',
+    baseline: 'langchain-history-after-compaction',
+    note: 'the same with `maxTokens` at half the history (chars/4): it trims on every call',
+    async run(input) {
+      const calls = conversation(input);
+      const limit = Math.round(countTokensApproximately(calls.messages()) / 2);
+      let messages: BaseMessage[] = [];
+      const stats = await measure(
+        this.id,
+        async () => {
+          const kept = await trimMessages(messages, trimOptions(limit));
+          if (kept.length >= messages.length || kept.length === 0) throw new Error('trimMessages did not trim');
+        },
+        { ...input, beforeEach: () => void (messages = calls.grow()) },
+      );
+      return { stats, messagesAtEnd: calls.next() };
+    },
+  },
+  {
+    id: 'langchain-compaction',
+    label: 'LangChain middleware: the call that compacts',
+    framework: 'langchain',
+    kind: 'ours',
+    scenario: 'compaction',
+    cost: 'one-off',
+    note: 'a state just under the trigger gets one more message: `wrapModelCall` compacts (structured summarizer)',
+    async run(input) {
+      let call: ReturnType<typeof agentMiddleware> | undefined;
+      let strategy = '';
+      let messages: BaseMessage[] = [];
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await call!(messages, input.tokens + 300);
+          expectCompaction(sent.length < messages.length, true, 'langchain compaction');
+        },
+        {
+          ...input,
+          beforeEach: async () => {
+            call = agentMiddleware(compactAfter(input.tokens), (event) => {
+              if (event.type === 'compaction:end') strategy = event.strategy;
+            });
+            const calls = conversation(input);
+            await call(calls.messages(), input.tokens);
+            messages = calls.grow();
+          },
+        },
+      );
+      return { stats, messagesAtEnd: input.history.length + 1, strategy };
+    },
+  },
+  {
+    id: 'langchain-history-compaction',
+    label: 'LangChain history: the `getMessages` that compacts',
+    framework: 'langchain',
+    kind: 'ours',
+    scenario: 'compaction',
+    cost: 'one-off',
+    note: 'a history just under the trigger gets one more message: `getMessages()` compacts (structured summarizer)',
+    async run(input) {
+      let history: CompactingChatMessageHistory | undefined;
+      let strategy = '';
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await history!.getMessages();
+          expectCompaction(sent.length <= input.history.length, true, 'langchain history compaction');
+        },
+        {
+          ...input,
+          beforeEach: async () => {
+            const calls = conversation(input);
+            history = compactingHistory(compactAfter(input.tokens), calls.messages(), (event) => {
+              if (event.type === 'compaction:end') strategy = event.strategy;
+            });
+            await history.getMessages();
+            await history.addMessages(calls.grow().slice(-1));
+          },
+        },
+      );
+      return { stats, messagesAtEnd: input.history.length + 1, strategy };
+    },
+  },
+  {
+    id: 'langchain-after-compaction',
+    label: 'LangChain `wrapModelCall` once compacted',
+    framework: 'langchain',
+    kind: 'ours',
+    scenario: 'after-compaction',
+    cost: 'slow',
+    note: 'per call once the state holds a compaction: summary + kept messages sent',
+    async run(input) {
+      let strategy = '';
+      const call = agentMiddleware(compactAfter(input.tokens), (event) => {
+        if (event.type === 'compaction:end') strategy = event.strategy;
+      });
+      const calls = conversation(input);
+      await call(calls.messages(), input.tokens);
+      const first = calls.grow();
+      expectCompaction((await call(first, input.tokens + 300)).length < first.length, true, 'langchain setup');
+      let messages: BaseMessage[] = [];
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await call(messages, 30_000);
+          if (sent.length >= messages.length) throw new Error('langchain: the compacted context was not used');
+        },
+        { ...input, beforeEach: () => void (messages = calls.grow()) },
+      );
+      return { stats, messagesAtEnd: calls.next(), strategy };
+    },
+  },
+  {
+    id: 'langchain-history-after-compaction',
+    label: 'LangChain history `getMessages` once compacted',
+    framework: 'langchain',
+    kind: 'ours',
+    scenario: 'after-compaction',
+    cost: 'slow',
+    note: 'per call once the history was compacted: summary + kept messages returned',
+    async run(input) {
+      let strategy = '';
+      const calls = conversation(input);
+      const history = compactingHistory(compactAfter(input.tokens), calls.messages(), (event) => {
+        if (event.type === 'compaction:end') strategy = event.strategy;
+      });
+      await history.getMessages();
+      await history.addMessages(calls.grow().slice(-1));
+      expectCompaction((await history.getMessages()).length <= input.history.length, true, 'langchain history setup');
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await history.getMessages();
+          if (sent.length >= calls.messages().length) throw new Error('langchain history: not compacted');
+        },
+        { ...input, beforeEach: () => history.addMessages(calls.grow().slice(-1)) },
+      );
+      return { stats, messagesAtEnd: calls.next(), strategy };
+    },
+  },
+];
+
+function trimOptions(maxTokens: number) {
+  return {
+    maxTokens,
+    strategy: 'last' as const,
+    startOn: 'human' as const,
+    tokenCounter: (messages: BaseMessage[]) => countTokensApproximately(messages),
+  };
+}

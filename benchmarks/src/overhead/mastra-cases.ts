@@ -1,0 +1,322 @@
+import { messagesToPrompt } from '@compaction/ai-sdk';
+import { type CompactionEvent, type CompactionSettings, memoryStore } from '@compaction/core';
+import { CompactionProcessor, fromCoreMessages } from '@compaction/mastra';
+import { MessageList } from '@mastra/core/agent';
+import type { MastraDBMessage } from '@mastra/core/agent/message-list';
+import {
+  type ProcessInputArgs,
+  type ProcessInputStepArgs,
+  type ProcessLLMRequestArgs,
+  TokenLimiterProcessor,
+} from '@mastra/core/processors';
+import { RequestContext } from '@mastra/core/request-context';
+import { MockLanguageModelV4 } from 'ai/test';
+import { measure } from '../shared/measure.ts';
+import { appendedMessage } from '../shared/synthetic-history.ts';
+import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
+
+type Prompt = ProcessLLMRequestArgs['prompt'];
+const model = new MockLanguageModelV4({ provider: 'openai', modelId: 'gpt-5' });
+const PROMPT_OPTIONS = { supportedUrls: {}, targetProvider: 'openai' };
+/** Appended messages are dated after every history message (those date from 1970 + index ms). */
+const APPENDED_FROM = Date.UTC(2030, 0, 1);
+const abort = (reason?: string): never => {
+  throw new Error(`processor aborted: ${reason}`);
+};
+
+/** A run's message list as `Memory` would load it: the whole history, from the `memory` source. */
+function loadedList(input: CaseInput, appended: MastraDBMessage[] = []): MessageList {
+  const list = new MessageList({ threadId: 'bench-thread', resourceId: 'bench-user' });
+  list.add([...fromCoreMessages(input.history), ...appended], 'memory');
+  return list;
+}
+
+function mastraMessage(index: number): MastraDBMessage {
+  const [message] = fromCoreMessages([appendedMessage(index)]);
+  return { ...message!, createdAt: new Date(APPENDED_FROM + index) };
+}
+
+/** What Mastra's `Memory` puts in the request context: the thread (so message ids are stable). */
+function memoryContext(): RequestContext {
+  const context = new RequestContext();
+  context.set('MastraMemory', { thread: { id: 'bench-thread', resourceId: 'bench-user' }, resourceId: 'bench-user' });
+  return context;
+}
+
+function processor(settings: Partial<CompactionSettings>, onEvent?: (event: CompactionEvent) => void) {
+  return new CompactionProcessor({
+    summarizer: 'structured',
+    model: 'gpt-5',
+    store: memoryStore(),
+    settings,
+    ...(onEvent ? { onEvent } : {}),
+  });
+}
+
+/**
+ * One agent step as the v1 Agent runs our input processor: `processInputStep`
+ * on the message list, then `processLLMRequest` on the converted prompt. The
+ * runner's own snapshot of the messages is taken before (not timed here).
+ * Returns the prompt the model would get.
+ */
+function stepper(compaction: CompactionProcessor, list: () => MessageList, prompt: () => Prompt) {
+  const requestContext = memoryContext();
+  let state: Record<string, unknown> = {};
+  let stepNumber = 0;
+  let args: ProcessInputStepArgs | undefined;
+  return {
+    newRun() {
+      state = {};
+      stepNumber = 0;
+    },
+    /** Builds the step's arguments (not timed): the runner's snapshot of the messages. */
+    prepareStep() {
+      const messageList = list();
+      args = {
+        messages: messageList.get.all.db(),
+        messageList,
+        stepNumber,
+        steps: [],
+        systemMessages: [],
+        state,
+        model,
+        retryCount: 0,
+        requestContext,
+        llmRequestStage: true,
+        abort,
+      } as unknown as ProcessInputStepArgs;
+    },
+    async firstStepOfRun(): Promise<Prompt> {
+      await compaction.processInput({ ...args!, agent: undefined } as unknown as ProcessInputArgs);
+      return this.step();
+    },
+    async step(): Promise<Prompt> {
+      await compaction.processInputStep(args!);
+      const llmArgs = { ...args!, prompt: prompt() } as unknown as ProcessLLMRequestArgs;
+      const result = await compaction.processLLMRequest(llmArgs);
+      stepNumber += 1;
+      return result?.prompt ?? llmArgs.prompt;
+    },
+  };
+}
+
+/** A run that grows by one message per step, on one message list. */
+async function growingRun(input: CaseInput, settings: Partial<CompactionSettings>, onEvent?: (event: CompactionEvent) => void) {
+  const list = loadedList(input);
+  const basePrompt = (await list.get.all.aiV7.llmPrompt(PROMPT_OPTIONS)) as Prompt;
+  let next = input.history.length;
+  const steps = stepper(processor(settings, onEvent), () => list, () => basePrompt);
+  return {
+    steps,
+    list,
+    basePrompt,
+    next: () => next,
+    grow() {
+      list.add(mastraMessage(next++), 'memory');
+      steps.prepareStep();
+    },
+  };
+}
+
+/** A prompt that grows like the run's: the converted history, then one provider message per call. */
+function growingPrompt(base: Prompt, start: number) {
+  let prompt = base;
+  let next = start;
+  return {
+    next: () => next,
+    grow(): Prompt {
+      prompt = prompt.concat(messagesToPrompt([appendedMessage(next++)]) as Prompt);
+      return prompt;
+    },
+  };
+}
+
+/** `@compaction/mastra`'s processor, Mastra's `TokenLimiterProcessor`, and Mastra's own prompt conversion. */
+export const mastraCases: BenchCase[] = [
+  {
+    id: 'mastra',
+    label: 'Mastra `CompactionProcessor`, a step of a run',
+    framework: 'mastra',
+    kind: 'ours',
+    scenario: 'per-call',
+    cost: 'medium',
+    note: '`processInputStep` + `processLLMRequest` as the Agent runs them before each model call of a run, one new message each',
+    async run(input) {
+      const run = await growingRun(input, NO_COMPACTION);
+      run.steps.prepareStep();
+      await run.steps.firstStepOfRun();
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await run.steps.step();
+          if (sent !== run.basePrompt) throw new Error('mastra: the prompt changed without a compaction');
+        },
+        { ...input, beforeEach: () => run.grow() },
+      );
+      return { stats, messagesAtEnd: run.next() };
+    },
+  },
+  {
+    id: 'mastra-first-step',
+    label: 'Mastra `CompactionProcessor`, first step of a new run',
+    framework: 'mastra',
+    kind: 'ours',
+    scenario: 'per-call',
+    cost: 'slow',
+    note: '`processInput` + `processInputStep` + `processLLMRequest` for a new `generate()` call on the same thread (a new run state)',
+    async run(input) {
+      const run = await growingRun(input, NO_COMPACTION);
+      run.steps.prepareStep();
+      await run.steps.firstStepOfRun();
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await run.steps.firstStepOfRun();
+          if (sent !== run.basePrompt) throw new Error('mastra: the prompt changed without a compaction');
+        },
+        {
+          ...input,
+          beforeEach: () => {
+            run.grow();
+            run.steps.newRun();
+            run.steps.prepareStep();
+          },
+        },
+      );
+      return { stats, messagesAtEnd: run.next() };
+    },
+  },
+  {
+    id: 'mastra-token-limiter',
+    label: 'Mastra `TokenLimiterProcessor` `processLLMRequest`, nothing to trim',
+    framework: 'mastra',
+    kind: 'peer',
+    scenario: 'per-call',
+    cost: 'medium',
+    baseline: 'mastra',
+    note: 'the hook the v1 Agent uses for it (its `processInputStep` returns early there), on the provider prompt, limit above the history',
+    async run(input) {
+      const list = loadedList(input);
+      const prompts = growingPrompt((await list.get.all.aiV7.llmPrompt(PROMPT_OPTIONS)) as Prompt, input.history.length);
+      const limiter = new TokenLimiterProcessor({ limit: 50_000_000 });
+      let prompt: Prompt = [];
+      const stats = await measure(
+        this.id,
+        async () => {
+          const result = await limiter.processLLMRequest(limiterArgs(prompt, list));
+          if (result?.prompt) throw new Error('TokenLimiterProcessor trimmed');
+        },
+        { ...input, beforeEach: () => void (prompt = prompts.grow()) },
+      );
+      return { stats, messagesAtEnd: prompts.next() };
+    },
+  },
+  {
+    id: 'mastra-prompt-rebuild',
+    label: 'Mastra `MessageList` → provider prompt (every step)',
+    framework: 'mastra',
+    kind: 'reference',
+    scenario: 'per-call',
+    cost: 'medium',
+    baseline: 'mastra',
+    note: "Mastra's own conversion of the run's message list to the provider prompt (`get.all.aiV7.llmPrompt`), which it does before every model call",
+    async run(input) {
+      const list = loadedList(input);
+      let next = input.history.length;
+      const stats = await measure(this.id, () => list.get.all.aiV7.llmPrompt(PROMPT_OPTIONS), {
+        ...input,
+        beforeEach: () => void list.add(mastraMessage(next++), 'memory'),
+      });
+      return { stats, messagesAtEnd: next };
+    },
+  },
+  {
+    id: 'mastra-token-limiter-half',
+    label: 'Mastra `TokenLimiterProcessor`, half must go',
+    framework: 'mastra',
+    kind: 'peer',
+    scenario: 'trimming',
+    cost: 'medium',
+    baseline: 'mastra-after-compaction',
+    note: 'the same hook with the limit at half the history: it trims on every call',
+    async run(input) {
+      const list = loadedList(input);
+      const prompts = growingPrompt((await list.get.all.aiV7.llmPrompt(PROMPT_OPTIONS)) as Prompt, input.history.length);
+      const limiter = new TokenLimiterProcessor({ limit: Math.round(input.tokens / 2) });
+      let prompt: Prompt = [];
+      const stats = await measure(
+        this.id,
+        async () => {
+          const result = await limiter.processLLMRequest(limiterArgs(prompt, list));
+          if (!result?.prompt || result.prompt.length >= prompt.length) throw new Error('TokenLimiterProcessor did not trim');
+        },
+        { ...input, beforeEach: () => void (prompt = prompts.grow()) },
+      );
+      return { stats, messagesAtEnd: prompts.next() };
+    },
+  },
+  {
+    id: 'mastra-compaction',
+    label: 'Mastra: the step that compacts',
+    framework: 'mastra',
+    kind: 'ours',
+    scenario: 'compaction',
+    cost: 'one-off',
+    note: 'a run just under the trigger gets one more message: the step compacts (structured summarizer) and builds the prompt',
+    async run(input) {
+      let strategy = '';
+      let run: Awaited<ReturnType<typeof growingRun>> | undefined;
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await run!.steps.step();
+          expectCompaction(sent.length < run!.basePrompt.length, true, 'mastra compaction');
+        },
+        {
+          ...input,
+          beforeEach: async () => {
+            run = await growingRun(input, compactAfter(input.tokens), (event) => {
+              if (event.type === 'compaction:end') strategy = event.strategy;
+            });
+            run.steps.prepareStep();
+            await run.steps.firstStepOfRun();
+            run.grow();
+          },
+        },
+      );
+      return { stats, messagesAtEnd: input.history.length + 1, strategy };
+    },
+  },
+  {
+    id: 'mastra-after-compaction',
+    label: 'Mastra `CompactionProcessor` step once compacted',
+    framework: 'mastra',
+    kind: 'ours',
+    scenario: 'after-compaction',
+    cost: 'medium',
+    note: 'per step once the run compacted: the processor also builds the prompt of summary + kept messages',
+    async run(input) {
+      let strategy = '';
+      const run = await growingRun(input, compactAfter(input.tokens), (event) => {
+        if (event.type === 'compaction:end') strategy = event.strategy;
+      });
+      run.steps.prepareStep();
+      await run.steps.firstStepOfRun();
+      run.grow();
+      expectCompaction((await run.steps.step()).length < run.basePrompt.length, true, 'mastra setup');
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await run.steps.step();
+          if (sent.length >= run.basePrompt.length) throw new Error('mastra: the compacted prompt was not used');
+        },
+        { ...input, beforeEach: () => run.grow() },
+      );
+      return { stats, messagesAtEnd: run.next(), strategy };
+    },
+  },
+];
+
+function limiterArgs(prompt: Prompt, messageList: MessageList): ProcessLLMRequestArgs {
+  return { prompt, model, messageList, stepNumber: 0, steps: [], state: {}, retryCount: 0, abort } as unknown as ProcessLLMRequestArgs;
+}

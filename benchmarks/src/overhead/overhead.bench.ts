@@ -1,0 +1,118 @@
+/**
+ * Per-call overhead, side by side: our session and adapter hooks, and the peers'
+ * own ways to keep a history short, on identical histories of 200, 2,000 and
+ * 10,000 messages (mixed text, tool calls, long tool outputs; ~250 tokens a
+ * message). Writes `overhead.json` to the results folder.
+ *
+ *   node src/overhead/overhead.bench.ts [case-id-prefix …]   (from benchmarks/, after a build)
+ *
+ * `BENCH_TINY=1` runs every case on tiny histories; `BENCH_SIZES=200,2000`
+ * picks sizes. A case that fails is recorded with its error and the run exits 1.
+ */
+import { countMessageTokens, tiktokenCounter } from '@compaction/core';
+import { isTiny, startResult } from '../shared/bench-env.ts';
+import { syntheticHistory } from '../shared/synthetic-history.ts';
+import { aiSdkCases } from './ai-sdk-cases.ts';
+import type { BenchCase, CaseCost, CaseOutcome } from './bench-case.ts';
+import { coreCases } from './core-cases.ts';
+import { langchainCases } from './langchain-cases.ts';
+import { mastraCases } from './mastra-cases.ts';
+
+const TINY = isTiny();
+const SIZES = process.env.BENCH_SIZES
+  ? process.env.BENCH_SIZES.split(',').map(Number)
+  : TINY
+    ? [12, 36]
+    : [200, 2_000, 10_000];
+
+/** [measured calls, warm-up calls] by expected cost and history size: about 10 minutes in all on 2 cores. */
+function plan(cost: CaseCost, size: number): [number, number] {
+  if (TINY) return [3, 1];
+  const tier = size <= 500 ? 0 : size <= 5_000 ? 1 : 2;
+  const table: Record<CaseCost, [number, number][]> = {
+    fast: [
+      [100, 10],
+      [200, 20],
+      [200, 20],
+    ],
+    medium: [
+      [50, 5],
+      [20, 3],
+      [10, 2],
+    ],
+    slow: [
+      [20, 2],
+      [5, 1],
+      [3, 1],
+    ],
+    'one-off': [
+      [10, 1],
+      [5, 1],
+      [3, 1],
+    ],
+  };
+  return table[cost][tier]!;
+}
+
+/** Targets from the issue, checked by the renderer. */
+const TARGETS = {
+  coreMedianMs: 0.1,
+  adapterMedianMs: 1,
+  atMessages: 2_000,
+  tokenLimiterRatio: 100,
+  referenceMediansMs: {
+    'mastra-token-limiter': { 2000: 58, 10000: 300 },
+    'langchain-summarization-check': { 2000: 0.46, 10000: 2.5 },
+    'langchain-trim-half': { 2000: 330 },
+  },
+};
+
+const filters = process.argv.slice(2);
+const cases: BenchCase[] = [...coreCases, ...aiSdkCases, ...langchainCases, ...mastraCases].filter(
+  (benchCase) => filters.length === 0 || filters.some((prefix) => benchCase.id.startsWith(prefix)),
+);
+
+type CaseResult = Omit<BenchCase, 'run'> & {
+  results: Record<string, (CaseOutcome & { samplesPlanned: number }) | { error: string }>;
+};
+
+const result = startResult('overhead', 'cd benchmarks && node src/overhead/overhead.bench.ts');
+const counter = tiktokenCounter();
+const results: CaseResult[] = cases.map(({ run: _run, ...described }) => ({ ...described, results: {} }));
+const histories: { messages: number; tokens: number; tokensPerMessage: number }[] = [];
+let failures = 0;
+
+for (const size of SIZES) {
+  const history = syntheticHistory(size);
+  const tokens = history.reduce((sum, message) => sum + countMessageTokens(message, counter), 0);
+  histories.push({ messages: history.length, tokens, tokensPerMessage: Math.round(tokens / history.length) });
+  console.log(`\n${history.length} messages, ${tokens} tokens`);
+  for (const [index, benchCase] of cases.entries()) {
+    const [samples, warmup] = plan(benchCase.cost, size);
+    const started = performance.now();
+    try {
+      const outcome = await benchCase.run({ history, tokens, samples, warmup });
+      results[index]!.results[String(history.length)] = { ...outcome, samplesPlanned: samples };
+      const { median, p90 } = outcome.stats;
+      console.log(
+        `  ${benchCase.id.padEnd(36)} median ${fmt(median)} ms  p90 ${fmt(p90)} ms  (${outcome.stats.samples} calls, ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      );
+    } catch (error) {
+      failures += 1;
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      results[index]!.results[String(history.length)] = { error: message.split('\n').slice(0, 3).join(' ') };
+      console.error(`  ${benchCase.id} FAILED: ${message}`);
+    }
+  }
+}
+
+const path = result.finish({ sizes: histories.map((entry) => entry.messages), histories, targets: TARGETS, cases: results });
+console.log(`\nwrote ${path}`);
+if (failures > 0) {
+  console.error(`${failures} case(s) failed`);
+  process.exitCode = 1;
+}
+
+function fmt(ms: number): string {
+  return ms < 1 ? ms.toFixed(4) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0);
+}

@@ -1,0 +1,129 @@
+/**
+ * What a summary keeps: for each span Claude Code compacted in the recorded sessions, core's
+ * structured summary at both budgets beside Claude Code's own summary of the same span.
+ * Writes `results/retention.json` (shape: README.md beside this file).
+ *
+ *   node src/retention/retention.bench.ts        # BENCH_TINY=1: short fixtures only
+ */
+import { readFileSync } from 'node:fs';
+import {
+  COMPACT_STRUCTURED_BUDGET,
+  countMessageTokens,
+  DEFAULT_STRUCTURED_BUDGET,
+  getContextWindow,
+  type Message,
+  parseClaudeCodeSession,
+  tiktokenCounter,
+} from '@compaction/core';
+import { replayMessages } from '@compaction/demo';
+import { type BenchCell, type BenchTarget, writeBenchResult } from '../economy/bench-result.ts';
+import { isTinyRun, sessionFiles, sessionLabel } from '../economy/session-files.ts';
+import { sessionCwd } from './session-cwd.ts';
+import { spanFacts } from './span-facts.ts';
+import { structuredSpanSummary } from './structured-span-summary.ts';
+import { type Kept, REQUEST_PREFIX_CHARS, type SummaryRetention, summaryRetention } from './summary-retention.ts';
+
+const BUDGETS = [DEFAULT_STRUCTURED_BUDGET, COMPACT_STRUCTURED_BUDGET] as const;
+const COLUMNS = ['session', 'summary', 'tokens', 'modified paths kept', 'read paths kept', 'user requests kept'];
+
+type Span = { label: string; messages: Message[]; recordedSummary?: string };
+
+function share({ kept, total }: Kept): string {
+  return total === 0 ? '0/0' : `${kept}/${total} (${Math.round((kept / total) * 100)}%)`;
+}
+
+function row(label: string, summary: string, retention: SummaryRetention): BenchCell[] {
+  return [
+    label,
+    summary,
+    retention.tokens,
+    share(retention.modified),
+    share(retention.read),
+    share(retention.requests),
+  ];
+}
+
+function missedNote(label: string, summary: string, retention: SummaryRetention): string | undefined {
+  const missed = [
+    ...retention.modified.missed.map((path) => `modified ${path}`),
+    ...retention.read.missed.map((path) => `read ${path}`),
+    ...retention.requests.missed.map(
+      (request) => `request "${request.replace(/\s+/g, ' ').slice(0, REQUEST_PREFIX_CHARS)}"`,
+    ),
+  ];
+  return missed.length === 0 ? undefined : `${label}, ${summary} misses: ${missed.join('; ')}.`;
+}
+
+/** The spans Claude Code compacted (everything before each `compact_boundary`); in a tiny run, a whole short session. */
+function spansOf(file: string, messages: readonly Message[], compactions: { messageIndex: number; summary: string }[]) {
+  const label = sessionLabel(file);
+  const spans: Span[] = compactions.map((compaction, index) => ({
+    label: compactions.length > 1 ? `${label} #${index + 1}` : label,
+    messages: replayMessages(messages.slice(0, compaction.messageIndex)),
+    recordedSummary: compaction.summary,
+  }));
+  if (spans.length === 0 && isTinyRun()) spans.push({ label, messages: replayMessages(messages) });
+  return spans;
+}
+
+const counter = tiktokenCounter('o200k_base');
+const rows: BenchCell[][] = [];
+const notes: string[] = [];
+const targets: BenchTarget[] = [];
+for (const file of sessionFiles()) {
+  const text = readFileSync(file, 'utf8');
+  const session = parseClaudeCodeSession(text);
+  const cwd = sessionCwd(text);
+  const contextWindow = getContextWindow(session.calls[0]?.model);
+  for (const span of spansOf(file, session.messages, session.compactions)) {
+    const facts = spanFacts(span.messages);
+    const spanTokens = span.messages.reduce((total, message) => total + countMessageTokens(message, counter), 0);
+    notes.push(
+      `${span.label}: the span holds ${span.messages.length} messages (${spanTokens.toLocaleString('en-US')} tokens), ` +
+        `${facts.modified.length} modified and ${facts.read.length} read paths, ${facts.requests.length} user requests.`,
+    );
+    for (const budget of BUDGETS) {
+      const name = `@compaction structured, ${budget.toLocaleString('en-US')} budget`;
+      const summary = await structuredSpanSummary(span.messages, { maxTokens: budget, counter, contextWindow });
+      const retention = summaryRetention(summary, facts, { counter, cwd });
+      rows.push(row(span.label, name, retention));
+      const note = missedNote(span.label, name, retention);
+      if (note) notes.push(note);
+      const all = (['modified', 'read', 'requests'] as const).every(
+        (kind) => retention[kind].kept === retention[kind].total,
+      );
+      targets.push({
+        target: `${span.label}: ${name} keeps every file path and user request`,
+        holds: all,
+        detail: `modified ${share(retention.modified)}, read ${share(retention.read)}, requests ${share(retention.requests)}; ${retention.tokens.toLocaleString('en-US')} tokens`,
+      });
+    }
+    if (span.recordedSummary !== undefined) {
+      const retention = summaryRetention(span.recordedSummary, facts, { counter, cwd });
+      rows.push(row(span.label, 'Claude Code (recorded)', retention));
+      const note = missedNote(span.label, 'Claude Code', retention);
+      if (note) notes.push(note);
+    }
+  }
+  process.stderr.write(`retention: ${sessionLabel(file)} done\n`);
+}
+notes.unshift(
+  "Spans: every message before Claude Code's compact_boundary, as core imports them (parseClaudeCodeSession). " +
+    "Claude Code's summary is the isCompactSummary message that replaced them; ours is the structured summarizer's for the same messages, built as core's compact() would ask for it (first compaction, size limit 5% of the window).",
+  `Measured the same way for every summary: tokens with tiktoken o200k; paths from Read (read) and Edit/Write/MultiEdit/NotebookEdit (modified) tool-call inputs, a path read and modified counting as modified, kept when the summary names it in full or relative to the session's working directory; user requests are core's isUserRequest messages, kept when their first ${REQUEST_PREFIX_CHARS} characters appear (runs of whitespace count as one space).`,
+);
+
+const written = writeBenchResult({
+  name: 'retention',
+  title: 'What a summary keeps',
+  description:
+    "For each span Claude Code compacted in the recorded sessions, the size of core's structured summary at the default (4,000) and compact (2,000) budgets and the share of the span's file paths and user requests it keeps, beside Claude Code's own summary of the same span.",
+  columns: COLUMNS,
+  rows,
+  notes,
+  targets,
+  tiny: isTinyRun(),
+});
+process.stderr.write(`retention: wrote ${written}\n`);
+for (const target of targets)
+  process.stderr.write(`  ${target.holds ? 'holds' : 'MISSED'}  ${target.target}: ${target.detail}\n`);
