@@ -15,6 +15,8 @@ export type DriverInput = {
   counter: TokenCounter;
   /** Every compaction event of the engine. */
   onEvent: (event: CompactionEvent) => void;
+  /** Messages before which the recorded user ran `/compact`; drivers that support it compact there. */
+  manualCompactionsBefore?: ReadonlySet<string>;
 };
 
 /**

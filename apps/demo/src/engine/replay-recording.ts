@@ -11,6 +11,20 @@ import type { ReplayCall } from './replay-result.js';
 import { runReplay } from './run-replay.js';
 import { turnOfCalls } from './turn-of-calls.js';
 
+/**
+ * The first message after each compaction the recorded user asked for (`/compact`):
+ * the replay compacts manually there, as the same user would have with us.
+ */
+function manualCompactionPoints(recording: Recording): Set<string> {
+  const points = new Set<string>();
+  for (const compaction of recording.compactions) {
+    if (compaction.trigger !== 'manual') continue;
+    const next = recording.messages[compaction.messageIndex + 1];
+    if (next) points.add(next.id);
+  }
+  return points;
+}
+
 /** Options of {@link replayRecording}. */
 export type ReplayRecordingOptions = {
   adapter: AdapterName;
@@ -47,6 +61,7 @@ export async function replayRecording(recording: Recording, options: ReplayRecor
     scale,
     ...(options.summarizer ? { summarizer: options.summarizer } : {}),
     ...(options.onCall ? { onCall: options.onCall } : {}),
+    manualCompactionsBefore: manualCompactionPoints(recording),
   });
   return buildReplayFigures(recording, run, {
     settings,

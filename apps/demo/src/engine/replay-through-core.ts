@@ -3,7 +3,8 @@ import type { DriverInput } from './replay-driver.js';
 
 /**
  * Replays through core's `CompactionSession` directly: append, `prepare()` before every
- * call, the replay model answers the prepared context, `recordUsage` after.
+ * call, the replay model answers the prepared context, `recordUsage` after. Where the
+ * recorded user ran `/compact` by hand, compacts manually at the same point.
  */
 export async function replayThroughCore(input: DriverInput): Promise<void> {
   const session = createCompactionSession({
@@ -15,6 +16,7 @@ export async function replayThroughCore(input: DriverInput): Promise<void> {
     ...(input.model === undefined ? {} : { model: input.model }),
   });
   for (const message of input.messages) {
+    if (input.manualCompactionsBefore?.has(message.id)) await session.compact();
     if (message.role !== 'assistant') {
       await session.append(message);
       continue;

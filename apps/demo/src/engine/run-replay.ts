@@ -33,6 +33,11 @@ export type RunReplayOptions = {
   meter?: PromptMeter;
   /** How counted tokens map to the recorded model's: overhead per call and tokenizer ratio. @default IDENTITY_SCALE */
   scale?: TokenScale;
+  /**
+   * Messages before which the recorded user ran `/compact` by hand: drivers that can
+   * (core) compact manually there too, as the same user would have.
+   */
+  manualCompactionsBefore?: ReadonlySet<string>;
   /** Called after every model call. */
   onCall?: (call: ReplayCall, total: number) => void;
   onCompaction?: (event: CompactionEvent) => void;
@@ -127,6 +132,7 @@ export async function runReplay(options: RunReplayOptions): Promise<ReplayRun> {
     summarizer,
     counter,
     onEvent,
+    ...(options.manualCompactionsBefore ? { manualCompactionsBefore: options.manualCompactionsBefore } : {}),
   });
   return run;
 }

@@ -3,6 +3,7 @@ import { conversation, recordingSummarizer, words } from '../../test/builders.js
 import type { Message } from '../messages/types.js';
 import { memoryStore } from '../store/memory-store.js';
 import type { Summarizer } from '../summarize/types.js';
+import { countMessageTokens } from '../tokens/count-message-tokens.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
 import { createCompactionSession } from './create-compaction-session.js';
 import type { CompactionEvent } from './types.js';
@@ -257,6 +258,39 @@ describe('createCompactionSession', () => {
     expect(fromA.compaction).toBeUndefined();
     expect(summarizerA.requests).toHaveLength(0);
     expect(fromA.messages).toEqual(fromB.messages);
+  });
+
+  it('learns the provider-to-counter ratio from growth between calls and keeps the budget in provider tokens', async () => {
+    const session = createCompactionSession({
+      sessionId: 's',
+      settings: {
+        contextWindow: 100_000,
+        reserveTokens: 1_000,
+        keepRecentTokens: 2_000,
+        trigger: 0,
+        pruneToolOutputs: false,
+      },
+      counter,
+    });
+    const messages = longConversation(20);
+    // The provider counts twice what our counter does, plus a fixed 5,000 for tool definitions.
+    for (const [index, message] of messages.entries()) {
+      await session.append(message);
+      if (index % 8 !== 7) continue;
+      const { messages: context } = await session.prepare();
+      const counted = context.reduce((sum, m) => sum + countMessageTokens(m, counter), 0);
+      await session.recordUsage({ inputTokens: 5_000 + 2 * counted });
+    }
+    const stats = await session.stats();
+    const counted = messages.reduce((sum, m) => sum + countMessageTokens(m, counter), 0);
+    expect(stats.contextTokens).toBeGreaterThan(5_000 + 2 * counted - 600);
+    const result = await session.compact();
+    const history = await session.history();
+    const firstKept = history.findIndex((m) => m.id === result?.state.firstKeptMessageId);
+    const kept = history.slice(firstKept).reduce((sum, m) => sum + countMessageTokens(m, counter), 0);
+    // 2,000 provider tokens ≈ 1,000 of ours: the kept range is about half the setting.
+    expect(kept).toBeGreaterThanOrEqual(1_000);
+    expect(kept).toBeLessThan(1_700);
   });
 
   it('clear() forgets history and state', async () => {

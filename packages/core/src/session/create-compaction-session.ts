@@ -235,6 +235,17 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     return toContextTokens(countedTokens());
   }
 
+  /**
+   * The kept budget in our counter's tokens. Settings speak the model's tokens (the
+   * window, the trigger and the estimate are all calibrated), so the budget is divided
+   * by the learned ratio; without one (or with `keepRecentMessages`) it stays as set.
+   */
+  function keptBudget(requested: number | undefined): number | undefined {
+    const scale = ratio();
+    if (scale === 1 || (requested === undefined && settings.keepRecentMessages !== undefined)) return requested;
+    return Math.round((requested ?? settings.keepRecentTokens) / scale);
+  }
+
   function ratio(): number {
     return record.calibration?.[modelKey] ?? 1;
   }
@@ -280,7 +291,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
           tokensBefore,
           trigger: request.trigger,
           force: request.force,
-          keepRecentTokens: request.keepRecentTokens,
+          keepRecentTokens: keptBudget(request.keepRecentTokens),
           instructions: request.instructions,
           signal: request.signal,
         });
