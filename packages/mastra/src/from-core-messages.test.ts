@@ -1,4 +1,5 @@
 import type { Message } from '@compaction/core';
+import { MessageList } from '@mastra/core/agent';
 import type { MastraDBMessage } from '@mastra/core/agent/message-list';
 import { describe, expect, it } from 'vitest';
 import { at, weatherRun } from './__fixtures__/weather-run.js';
@@ -115,5 +116,42 @@ describe('fromCoreMessages', () => {
       metadata: { compaction: { type: 'synthetic-result' } },
     };
     expect(fromCoreMessages([...toCoreMessages([pending]), synthetic])).toStrictEqual([pending]);
+  });
+
+  it('joins the assistant steps core made into one message split by step-start, which a MessageList keeps whole', () => {
+    const conversation: Message[] = [
+      { id: 'u', role: 'user', parts: [{ type: 'text', text: 'Read a and b.' }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        parts: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: { f: 'a' } }],
+      },
+      { id: 't1', role: 'tool', parts: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: 'A' }] },
+      {
+        id: 'a2',
+        role: 'assistant',
+        parts: [
+          { type: 'text', text: 'Now b.' },
+          { type: 'tool-call', toolCallId: 'c2', toolName: 'read', input: { f: 'b' } },
+        ],
+      },
+      { id: 't2', role: 'tool', parts: [{ type: 'tool-result', toolCallId: 'c2', toolName: 'read', output: 'B' }] },
+      { id: 'a3', role: 'assistant', parts: [{ type: 'text', text: 'Both read.' }] },
+      { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Thanks.' }], metadata: { synthetic: true } },
+    ];
+    const mastra = fromCoreMessages(conversation);
+    expect(mastra.map(({ id, content }) => [id, content.parts.map((part) => part.type)])).toEqual([
+      ['u', ['text']],
+      ['a1', ['tool-invocation', 'step-start', 'text', 'tool-invocation', 'step-start', 'text']],
+      ['u2', ['text']],
+    ]);
+    // Sent as input, separate assistant messages would be merged into one step and lose their order.
+    const list = new MessageList();
+    list.add(mastra, 'input');
+    const back = toCoreMessages(list.get.all.db(), { ids: 'content' });
+    expect(back.map(({ role, parts }) => ({ role, parts }))).toEqual(
+      conversation.map(({ role, parts }) => ({ role, parts })),
+    );
+    expect(back.at(-1)!.metadata?.synthetic).toBe(true);
   });
 });

@@ -16,9 +16,12 @@ type Member = { message: Message; origin: MastraOrigin };
  * steps) rebuild a message with just those parts, without the legacy mirror
  * fields. What core changed is applied (a pruned tool output, also where a
  * stored `toModelOutput` holds it). Messages core made (the summary, its
- * acknowledgement) become new Mastra messages dated just before the message
- * that follows them; core's synthetic results for unanswered tool calls are
- * dropped, since Mastra's own prompt conversion handles those calls.
+ * acknowledgement, or a conversation kept outside Mastra) become new Mastra
+ * messages dated just before the message that follows them; consecutive
+ * assistant steps among them (each with its `tool` results) become one
+ * assistant message split by `step-start`, as Mastra stores a multi-step
+ * response. Core's synthetic results for unanswered tool calls are dropped,
+ * since Mastra's own prompt conversion handles those calls.
  *
  * @example
  * ```ts
@@ -28,8 +31,13 @@ type Member = { message: Message; origin: MastraOrigin };
 export function fromCoreMessages(messages: readonly Message[]): MastraDBMessage[] {
   const rebuilt: { message: MastraDBMessage; made: boolean }[] = [];
   let group: Member[] = [];
+  /** The assistant message core made that later assistant steps (and their results) join. */
+  let open: MastraDBMessage | undefined;
   const flush = () => {
-    if (group.length > 0) rebuilt.push({ message: rebuildMessage(group), made: false });
+    if (group.length > 0) {
+      rebuilt.push({ message: rebuildMessage(group), made: false });
+      open = undefined;
+    }
     group = [];
   };
   for (const message of messages) {
@@ -45,10 +53,29 @@ export function fromCoreMessages(messages: readonly Message[]): MastraDBMessage[
       mergeResults(rebuilt, message.parts);
       continue;
     }
-    rebuilt.push({ message: madeMessage(message), made: true });
+    const made = madeMessage(message);
+    if (open && message.role === 'assistant') {
+      joinStep(open, made);
+      continue;
+    }
+    open = message.role === 'assistant' ? made : undefined;
+    rebuilt.push({ message: made, made: true });
   }
   flush();
   return dateMadeMessages(rebuilt);
+}
+
+/**
+ * Adds an assistant step core made to the assistant message before it, after a
+ * `step-start`: one Mastra message per run of steps, the way Mastra stores a
+ * multi-step response. Separate messages would lose their step boundaries, since
+ * a `MessageList` merges consecutive input assistant messages into one and drops
+ * their `step-start` parts; `toCoreMessages` splits the steps again.
+ */
+function joinStep(message: MastraDBMessage, step: MastraDBMessage): void {
+  const { metadata, parts } = step.content;
+  message.content.parts = [...message.content.parts, { type: 'step-start' }, ...parts];
+  if (metadata) message.content.metadata = { ...message.content.metadata, ...metadata };
 }
 
 function rebuildMessage(members: Member[]): MastraDBMessage {

@@ -147,4 +147,33 @@ describe('toCoreMessages', () => {
     expect(withBoundary).toEqual(['a1', 'a1:results', 'a1#1']);
     expect(after).toEqual(withBoundary);
   });
+
+  it('sets the metadata keys core reads (pinned, synthetic) on every core message of a Mastra message', () => {
+    const message: MastraDBMessage = {
+      id: 'a',
+      role: 'assistant',
+      createdAt: at(0),
+      content: {
+        format: 2,
+        metadata: { pinned: true, synthetic: true, other: 1 },
+        parts: [
+          {
+            type: 'tool-invocation',
+            toolInvocation: { state: 'result', toolCallId: 'c', toolName: 'read', args: {}, result: 'r' },
+          },
+          { type: 'step-start' },
+          { type: 'text', text: 'done' },
+        ],
+      },
+    };
+    const core = toCoreMessages([message]);
+    expect(core.map(({ role, metadata }) => [role, metadata?.pinned, metadata?.synthetic, metadata?.other])).toEqual([
+      ['assistant', true, true, undefined],
+      ['tool', true, true, undefined],
+      ['assistant', true, true, undefined],
+    ]);
+    expect(toCoreMessages(weatherRun).every(({ metadata }) => Object.keys(metadata ?? {}).join() === 'mastra')).toBe(
+      true,
+    );
+  });
 });

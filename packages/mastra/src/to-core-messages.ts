@@ -16,6 +16,9 @@ export type ToCoreMessagesOptions = {
   ids?: 'message' | 'content';
 };
 
+/** Keys of a Mastra message's `content.metadata` that core reads on its messages. */
+const CORE_FLAGS = ['pinned', 'synthetic'] as const;
+
 type IndexedPart = { index: number; part: MastraMessagePart };
 
 /**
@@ -28,7 +31,9 @@ type IndexedPart = { index: number; part: MastraMessagePart };
  * message with their results (`output-error` and `output-denied` as error
  * results; a stored `toModelOutput` is the output the model reads). Parts with
  * no core counterpart (`step-start`, `data-*`, sources) are carried in
- * `metadata.mastra` with everything else needed for the way back.
+ * `metadata.mastra` with everything else needed for the way back. The keys of
+ * `content.metadata` core reads, `pinned` and `synthetic` (see core's `Message`),
+ * are set on every core message made from the Mastra message.
  *
  * @example
  * ```ts
@@ -49,8 +54,10 @@ function messageToCore(message: MastraDBMessage): Message[] {
   const role = coreRole(message.role);
   const indexed = parts.map((part, index) => ({ index, part }));
   const steps = role === 'assistant' ? splitSteps(indexed) : [indexed];
-  const origin = (step: number, covered: IndexedPart[], sources: number[]): { [MASTRA_ORIGIN_KEY]: MastraOrigin } => ({
-    [MASTRA_ORIGIN_KEY]: { envelope, partCount: parts.length, step, parts: covered, sources },
+  const flags = coreFlags(content.metadata);
+  const origin = (step: number, covered: IndexedPart[], sources: number[]): Record<string, unknown> => ({
+    ...flags,
+    [MASTRA_ORIGIN_KEY]: { envelope, partCount: parts.length, step, parts: covered, sources } satisfies MastraOrigin,
   });
 
   const core: Message[] = [];
@@ -84,6 +91,13 @@ function messageToCore(message: MastraDBMessage): Message[] {
     }
   }
   return core;
+}
+
+/** The metadata keys core reads (`pinned`, `synthetic`), when the Mastra message sets them. */
+function coreFlags(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
+  const flags: Record<string, unknown> = {};
+  for (const key of CORE_FLAGS) if (metadata?.[key] !== undefined) flags[key] = metadata[key];
+  return flags;
 }
 
 /** Splits an assistant message's parts into steps: each `step-start` after the first part opens a new one. */

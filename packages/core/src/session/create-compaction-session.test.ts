@@ -293,6 +293,19 @@ describe('createCompactionSession', () => {
     expect(kept).toBeLessThan(1_700);
   });
 
+  it('applies recorded usage only to the history it was reported for, not to one of the same length', async () => {
+    const store = memoryStore();
+    const c = conversation();
+    const first = [c.user('short question'), c.assistant('short answer')];
+    const other = [c.user(words(300)), c.assistant(words(300))];
+    const a = createCompactionSession({ sessionId: 'k', store, counter, settings, persistHistory: false });
+    await a.prepare({ messages: first });
+    await a.recordUsage({ inputTokens: 50 });
+    const b = createCompactionSession({ sessionId: 'k', store, counter, settings, persistHistory: false });
+    const prepared = await b.prepare({ messages: other });
+    expect(prepared.tokens).toBeGreaterThan(600);
+  });
+
   it('clear() forgets history and state', async () => {
     const store = memoryStore();
     const session = createCompactionSession({ sessionId: 's', settings, counter, store });

@@ -7,7 +7,7 @@ import { getContextWindow } from '../models/index.js';
 import { isContextOverflowError, isUsageOverflow } from '../overflow/index.js';
 import { resolveSettings, triggerTokens } from '../settings/compaction-settings.js';
 import { memoryStore } from '../store/memory-store.js';
-import type { SessionRecord } from '../store/session-store.js';
+import type { SessionRecord, UsageRecord } from '../store/session-store.js';
 import { structuredSummarizer } from '../summarize/index.js';
 import { createTokenCache, tiktokenCounter, updateCalibration } from '../tokens/index.js';
 import type {
@@ -79,7 +79,13 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
   let counted: { version: number; length: number; tokens: number } | undefined;
   /** What the last prepared context was, for `recordUsage`. */
   let prepared:
-    | { historyLength: number; contextMessageCount: number; stateVersion: number; counted: number }
+    | {
+        historyLength: number;
+        contextMessageCount: number;
+        stateVersion: number;
+        counted: number;
+        lastMessageId?: string;
+      }
     | undefined;
 
   const version = () => record.state?.version ?? 0;
@@ -227,7 +233,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
    */
   function estimateTokens(): number {
     const usage = record.usage;
-    if (usage && usage.stateVersion === version() && usage.historyLength <= history.length) {
+    if (usage && usage.stateVersion === version() && coversHistory(usage)) {
       let added = 0;
       for (let index = usage.historyLength; index < history.length; index += 1) added += cache.count(history[index]!);
       return usage.inputTokens + Math.round(added * ratio());
@@ -244,6 +250,16 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     const scale = ratio();
     if (scale === 1 || (requested === undefined && settings.keepRecentMessages !== undefined)) return requested;
     return Math.round((requested ?? settings.keepRecentTokens) / scale);
+  }
+
+  /** Whether a usage record was made for a prefix of this very history. */
+  function coversHistory(usage: UsageRecord): boolean {
+    if (usage.historyLength > history.length) return false;
+    return (
+      usage.lastMessageId === undefined ||
+      usage.historyLength === 0 ||
+      history[usage.historyLength - 1]?.id === usage.lastMessageId
+    );
   }
 
   function ratio(): number {
@@ -445,6 +461,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
           contextMessageCount: messages.length,
           stateVersion: version(),
           counted: countedTokens(),
+          ...(history.length > 0 ? { lastMessageId: history[history.length - 1]!.id } : {}),
         };
         return compaction ? { messages, tokens, compaction } : { messages, tokens };
       });
@@ -473,6 +490,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
           historyLength: prepared.historyLength,
           stateVersion: prepared.stateVersion,
           countedTokens: prepared.counted,
+          ...(prepared.lastMessageId !== undefined ? { lastMessageId: prepared.lastMessageId } : {}),
         },
         ...(calibration !== undefined ? { calibration } : {}),
       };

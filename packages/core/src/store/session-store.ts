@@ -13,6 +13,11 @@ export type UsageRecord = {
   stateVersion: number;
   /** Our own count of that context (before calibration), to learn the provider's offset and ratio. */
   countedTokens?: number;
+  /**
+   * Id of the last history message the call covered; the usage applies only to a
+   * history that still holds it at `historyLength - 1` (not merely one of the same length).
+   */
+  lastMessageId?: string;
 };
 
 /** What a session persists besides its history. */

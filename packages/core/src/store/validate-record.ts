@@ -103,6 +103,9 @@ function validateUsage(value: unknown, source: string | undefined): UsageRecord 
     expectCount(usage[key], `usage.${key}`, source);
   }
   if (usage.countedTokens !== undefined) expectAmount(usage.countedTokens, 'usage.countedTokens', source);
+  if (usage.lastMessageId !== undefined && typeof usage.lastMessageId !== 'string') {
+    fail(source, `usage.lastMessageId must be a string, got ${typeof usage.lastMessageId}`);
+  }
   return usage as UsageRecord;
 }
 
