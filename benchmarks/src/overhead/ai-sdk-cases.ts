@@ -1,6 +1,6 @@
-import { compactionMiddleware, messagesToPrompt, promptToMessages } from '@compaction/ai-sdk';
-import { type CompactionEvent, chainedContentIds, type CompactionSettings } from '@compaction/core';
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
+import { compactionMiddleware, messagesToPrompt, promptToMessages } from '@compaction/ai-sdk';
+import { type CompactionEvent, type CompactionSettings, chainedContentIds } from '@compaction/core';
 import type { LanguageModelMiddleware } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { measure } from '../shared/measure.ts';
@@ -40,7 +40,11 @@ function conversation(input: CaseInput, start = input.history.length) {
 type Middleware = LanguageModelMiddleware & Required<Pick<LanguageModelMiddleware, 'transformParams'>>;
 
 function middleware(settings: Partial<CompactionSettings>, onCompaction?: (event: CompactionEvent) => void) {
-  return compactionMiddleware({ summarizer: 'structured', settings, ...(onCompaction ? { onCompaction } : {}) }) as Middleware;
+  return compactionMiddleware({
+    summarizer: 'structured',
+    settings,
+    ...(onCompaction ? { onCompaction } : {}),
+  }) as Middleware;
 }
 
 async function transform(mw: Middleware, prompt: LanguageModelV4Prompt): Promise<LanguageModelV4Prompt> {
@@ -69,7 +73,12 @@ export const aiSdkCases: BenchCase[] = [
           const sent = await transform(mw, prompt);
           if (sent.length !== prompt.length) throw new Error('ai-sdk: the prompt changed without a compaction');
         },
-        { ...input, beforeEach: () => void (prompt = calls.grow()) },
+        {
+          ...input,
+          beforeEach: () => {
+            prompt = calls.grow();
+          },
+        },
       );
       return { stats, messagesAtEnd: calls.next() };
     },
@@ -87,7 +96,9 @@ export const aiSdkCases: BenchCase[] = [
       let prompt: LanguageModelV4Prompt = [];
       const stats = await measure(this.id, () => promptToMessages(prompt), {
         ...input,
-        beforeEach: () => void (prompt = calls.grow()),
+        beforeEach: () => {
+          prompt = calls.grow();
+        },
       });
       return { stats, messagesAtEnd: calls.next() };
     },
@@ -105,7 +116,9 @@ export const aiSdkCases: BenchCase[] = [
       let prompt: LanguageModelV4Prompt = [];
       const stats = await measure(this.id, () => chainedContentIds(prompt), {
         ...input,
-        beforeEach: () => void (prompt = calls.grow()),
+        beforeEach: () => {
+          prompt = calls.grow();
+        },
       });
       return { stats, messagesAtEnd: calls.next() };
     },
@@ -167,7 +180,12 @@ export const aiSdkCases: BenchCase[] = [
           const sent = await transform(mw, prompt);
           if (sent.length >= prompt.length) throw new Error('ai-sdk: the compacted context was not used');
         },
-        { ...input, beforeEach: () => void (prompt = calls.grow()) },
+        {
+          ...input,
+          beforeEach: () => {
+            prompt = calls.grow();
+          },
+        },
       );
       return { stats, messagesAtEnd: calls.next(), strategy };
     },

@@ -12,8 +12,13 @@ export type CaseKind = 'ours' | 'variant' | 'peer' | 'reference';
  */
 export type Scenario = 'per-call' | 'compaction' | 'trimming' | 'after-compaction';
 
-/** How expensive one call is expected to be, which sets how many samples are taken. */
-export type CaseCost = 'fast' | 'medium' | 'slow' | 'one-off';
+/**
+ * How expensive one call is expected to be, which sets how many samples are
+ * taken: `fast` (well under a millisecond), `medium` (milliseconds), `slow`
+ * (up to seconds), `quadratic` (seconds growing with the square of the history),
+ * `one-off` (a compaction, with a costly set-up before each call).
+ */
+export type CaseCost = 'fast' | 'medium' | 'slow' | 'quadratic' | 'one-off';
 
 /** What a case gets to run on. */
 export type CaseInput = {
@@ -65,5 +70,7 @@ export function compactAfter(tokens: number) {
 /** Throws when a call that should not have compacted did (or the reverse): a benchmark must measure what it says. */
 export function expectCompaction(compacted: boolean, expected: boolean, what: string): void {
   if (compacted !== expected)
-    throw new Error(`${what}: expected ${expected ? 'a compaction' : 'no compaction'}, got ${compacted ? 'one' : 'none'}`);
+    throw new Error(
+      `${what}: expected ${expected ? 'a compaction' : 'no compaction'}, got ${compacted ? 'one' : 'none'}`,
+    );
 }

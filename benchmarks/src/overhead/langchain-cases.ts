@@ -69,7 +69,11 @@ function agentMiddleware(settings: Partial<CompactionSettings>, onEvent?: (event
   };
 }
 
-function compactingHistory(settings: Partial<CompactionSettings>, messages: BaseMessage[], onEvent?: (event: CompactionEvent) => void) {
+function compactingHistory(
+  settings: Partial<CompactionSettings>,
+  messages: BaseMessage[],
+  onEvent?: (event: CompactionEvent) => void,
+) {
   return new CompactingChatMessageHistory({
     history: new InMemoryChatMessageHistory(messages.slice()),
     sessionId: 'bench',
@@ -80,9 +84,6 @@ function compactingHistory(settings: Partial<CompactionSettings>, messages: Base
     ...(onEvent ? { onEvent } : {}),
   });
 }
-
-/** Tokens a reported usage would show for `messages` (LangChain's chars/4 estimate stands in for the provider). */
-const reported = (messages: BaseMessage[]) => Math.round(countTokensApproximately(messages));
 
 /** `@compaction/langchain` and LangChain's own ways to keep a history short. */
 export const langchainCases: BenchCase[] = [
@@ -105,7 +106,12 @@ export const langchainCases: BenchCase[] = [
           const sent = await call(messages, input.tokens);
           if (sent.length !== messages.length) throw new Error('langchain: the context changed without a compaction');
         },
-        { ...input, beforeEach: () => void (messages = calls.grow()) },
+        {
+          ...input,
+          beforeEach: () => {
+            messages = calls.grow();
+          },
+        },
       );
       return { stats, messagesAtEnd: calls.next() };
     },
@@ -144,7 +150,11 @@ export const langchainCases: BenchCase[] = [
     note: 'its trigger check (`countTokensApproximately` over the state) with a `tokens` trigger it does not reach; its model throws if called',
     async run(input) {
       const model = fakeModel().alwaysThrow(new Error('the summarization model must not be called'));
-      const mw = summarizationMiddleware({ model, trigger: { tokens: 50_000_000 }, keep: { messages: 20 } }) as unknown as {
+      const mw = summarizationMiddleware({
+        model,
+        trigger: { tokens: 50_000_000 },
+        keep: { messages: 20 },
+      }) as unknown as {
         beforeModel: BeforeModel | { hook: BeforeModel };
       };
       const hook = typeof mw.beforeModel === 'function' ? mw.beforeModel : mw.beforeModel.hook;
@@ -156,7 +166,12 @@ export const langchainCases: BenchCase[] = [
         async () => {
           if ((await hook({ messages }, runtime)) !== undefined) throw new Error('summarizationMiddleware triggered');
         },
-        { ...input, beforeEach: () => void (messages = calls.grow()) },
+        {
+          ...input,
+          beforeEach: () => {
+            messages = calls.grow();
+          },
+        },
       );
       return { stats, messagesAtEnd: calls.next() };
     },
@@ -179,7 +194,12 @@ export const langchainCases: BenchCase[] = [
           const kept = await trimMessages(messages, trimOptions(50_000_000));
           if (kept.length !== messages.length) throw new Error('trimMessages trimmed');
         },
-        { ...input, beforeEach: () => void (messages = calls.grow()) },
+        {
+          ...input,
+          beforeEach: () => {
+            messages = calls.grow();
+          },
+        },
       );
       return { stats, messagesAtEnd: calls.next() };
     },
@@ -190,7 +210,7 @@ export const langchainCases: BenchCase[] = [
     framework: 'langchain',
     kind: 'peer',
     scenario: 'trimming',
-    cost: 'slow',
+    cost: 'quadratic',
     baseline: 'langchain-history-after-compaction',
     note: 'the same with `maxTokens` at half the history (chars/4): it trims on every call',
     async run(input) {
@@ -203,7 +223,12 @@ export const langchainCases: BenchCase[] = [
           const kept = await trimMessages(messages, trimOptions(limit));
           if (kept.length >= messages.length || kept.length === 0) throw new Error('trimMessages did not trim');
         },
-        { ...input, beforeEach: () => void (messages = calls.grow()) },
+        {
+          ...input,
+          beforeEach: () => {
+            messages = calls.grow();
+          },
+        },
       );
       return { stats, messagesAtEnd: calls.next() };
     },
@@ -297,7 +322,12 @@ export const langchainCases: BenchCase[] = [
           const sent = await call(messages, 30_000);
           if (sent.length >= messages.length) throw new Error('langchain: the compacted context was not used');
         },
-        { ...input, beforeEach: () => void (messages = calls.grow()) },
+        {
+          ...input,
+          beforeEach: () => {
+            messages = calls.grow();
+          },
+        },
       );
       return { stats, messagesAtEnd: calls.next(), strategy };
     },

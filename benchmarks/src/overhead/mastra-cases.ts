@@ -101,11 +101,19 @@ function stepper(compaction: CompactionProcessor, list: () => MessageList, promp
 }
 
 /** A run that grows by one message per step, on one message list. */
-async function growingRun(input: CaseInput, settings: Partial<CompactionSettings>, onEvent?: (event: CompactionEvent) => void) {
+async function growingRun(
+  input: CaseInput,
+  settings: Partial<CompactionSettings>,
+  onEvent?: (event: CompactionEvent) => void,
+) {
   const list = loadedList(input);
   const basePrompt = (await list.get.all.aiV7.llmPrompt(PROMPT_OPTIONS)) as Prompt;
   let next = input.history.length;
-  const steps = stepper(processor(settings, onEvent), () => list, () => basePrompt);
+  const steps = stepper(
+    processor(settings, onEvent),
+    () => list,
+    () => basePrompt,
+  );
   return {
     steps,
     list,
@@ -197,7 +205,10 @@ export const mastraCases: BenchCase[] = [
     note: 'the hook the v1 Agent uses for it (its `processInputStep` returns early there), on the provider prompt, limit above the history',
     async run(input) {
       const list = loadedList(input);
-      const prompts = growingPrompt((await list.get.all.aiV7.llmPrompt(PROMPT_OPTIONS)) as Prompt, input.history.length);
+      const prompts = growingPrompt(
+        (await list.get.all.aiV7.llmPrompt(PROMPT_OPTIONS)) as Prompt,
+        input.history.length,
+      );
       const limiter = new TokenLimiterProcessor({ limit: 50_000_000 });
       let prompt: Prompt = [];
       const stats = await measure(
@@ -206,7 +217,12 @@ export const mastraCases: BenchCase[] = [
           const result = await limiter.processLLMRequest(limiterArgs(prompt, list));
           if (result?.prompt) throw new Error('TokenLimiterProcessor trimmed');
         },
-        { ...input, beforeEach: () => void (prompt = prompts.grow()) },
+        {
+          ...input,
+          beforeEach: () => {
+            prompt = prompts.grow();
+          },
+        },
       );
       return { stats, messagesAtEnd: prompts.next() };
     },
@@ -241,16 +257,25 @@ export const mastraCases: BenchCase[] = [
     note: 'the same hook with the limit at half the history: it trims on every call',
     async run(input) {
       const list = loadedList(input);
-      const prompts = growingPrompt((await list.get.all.aiV7.llmPrompt(PROMPT_OPTIONS)) as Prompt, input.history.length);
+      const prompts = growingPrompt(
+        (await list.get.all.aiV7.llmPrompt(PROMPT_OPTIONS)) as Prompt,
+        input.history.length,
+      );
       const limiter = new TokenLimiterProcessor({ limit: Math.round(input.tokens / 2) });
       let prompt: Prompt = [];
       const stats = await measure(
         this.id,
         async () => {
           const result = await limiter.processLLMRequest(limiterArgs(prompt, list));
-          if (!result?.prompt || result.prompt.length >= prompt.length) throw new Error('TokenLimiterProcessor did not trim');
+          if (!result?.prompt || result.prompt.length >= prompt.length)
+            throw new Error('TokenLimiterProcessor did not trim');
         },
-        { ...input, beforeEach: () => void (prompt = prompts.grow()) },
+        {
+          ...input,
+          beforeEach: () => {
+            prompt = prompts.grow();
+          },
+        },
       );
       return { stats, messagesAtEnd: prompts.next() };
     },
@@ -318,5 +343,14 @@ export const mastraCases: BenchCase[] = [
 ];
 
 function limiterArgs(prompt: Prompt, messageList: MessageList): ProcessLLMRequestArgs {
-  return { prompt, model, messageList, stepNumber: 0, steps: [], state: {}, retryCount: 0, abort } as unknown as ProcessLLMRequestArgs;
+  return {
+    prompt,
+    model,
+    messageList,
+    stepNumber: 0,
+    steps: [],
+    state: {},
+    retryCount: 0,
+    abort,
+  } as unknown as ProcessLLMRequestArgs;
 }

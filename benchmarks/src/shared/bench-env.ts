@@ -21,7 +21,8 @@ export function isTiny(): boolean {
  */
 export function resultsDir(): string {
   const dir =
-    process.env.BENCH_RESULTS_DIR ?? (isTiny() ? join(tmpdir(), 'compaction-bench-tiny') : join(BENCHMARKS_DIR, 'results'));
+    process.env.BENCH_RESULTS_DIR ??
+    (isTiny() ? join(tmpdir(), 'compaction-bench-tiny') : join(BENCHMARKS_DIR, 'results'));
   mkdirSync(dir, { recursive: true });
   return dir;
 }

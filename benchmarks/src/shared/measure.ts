@@ -20,6 +20,11 @@ export type MeasureOptions = {
   warmup?: number;
   /** Runs before each call, not timed (tinybench `beforeEach`). */
   beforeEach?: () => unknown;
+  /**
+   * Whether `fn` returns a promise to await. Set, so tinybench does not call
+   * `fn` an extra time to find out. @default true
+   */
+  async?: boolean;
 };
 
 /**
@@ -39,7 +44,10 @@ export async function measure(name: string, fn: () => unknown, options: MeasureO
     retainSamples: true,
     throws: true,
   });
-  const taskOptions: FnOptions = options.beforeEach ? { beforeEach: async () => void (await options.beforeEach?.()) } : {};
+  const taskOptions: FnOptions = {
+    async: options.async ?? true,
+    ...(options.beforeEach ? { beforeEach: async () => void (await options.beforeEach?.()) } : {}),
+  };
   bench.add(name, fn, taskOptions);
   await bench.run();
   const task = bench.tasks[0]!;

@@ -1,4 +1,4 @@
-export { canonicalJson, chainedContentIds, hashString } from './content-id.js';
+export { chainedContentIds, contentFingerprint, hashString, STRING_SAMPLE_CHARS } from './content-id.js';
 export {
   hasToolCalls,
   hasToolResults,

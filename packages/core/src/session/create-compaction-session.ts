@@ -59,8 +59,8 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
   const store = options.store ?? memoryStore();
   const settings = resolveSettings(options.settings, getContextWindow(options.model));
   const limit = triggerTokens(settings);
-  const counter = options.counter ?? tiktokenCounter();
-  const cache = createTokenCache(counter);
+  const counter = options.tokenCache?.counter ?? options.counter ?? tiktokenCounter();
+  const cache = options.tokenCache ?? createTokenCache(counter);
   const summarizer = options.summarizer ?? structuredSummarizer();
   const persistHistory = options.persistHistory ?? true;
   const modelKey = options.model ?? 'default';

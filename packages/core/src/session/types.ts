@@ -3,6 +3,7 @@ import type { Message, MessageUsage } from '../messages/types.js';
 import type { CompactionSettings } from '../settings/compaction-settings.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { Summarizer } from '../summarize/types.js';
+import type { TokenCache } from '../tokens/create-token-cache.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
 /** Why a compaction ran. */
@@ -73,6 +74,12 @@ export type CompactionSessionOptions = {
   model?: string;
   /** @default tiktokenCounter('o200k_base') */
   counter?: TokenCounter;
+  /**
+   * Per-message token counts to reuse (built on `counter`). Adapters that make a
+   * session per call share one, so a call counts only messages no call counted before.
+   * @default a new cache for this session
+   */
+  tokenCache?: TokenCache;
   /**
    * Whether the session writes the display history to the store. Adapters whose
    * framework keeps the history (and re-sends it) pass `false` and hand the

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../messages/types.js';
 import { countMessageTokens } from './count-message-tokens.js';
 import { createTokenCache } from './create-token-cache.js';
+import { heuristicCounter } from './heuristic-counter.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** A real per-character counter that records which texts it was asked to count. */
@@ -48,6 +49,12 @@ describe('createTokenCache', () => {
     cache.forget('a');
     expect(cache.size).toBe(0);
     expect(cache.count(text('a', 'much longer text'))).toBe(20);
+  });
+
+  it('drops the oldest counts first beyond maxEntries', () => {
+    const cache = createTokenCache(heuristicCounter(), { maxEntries: 2 });
+    for (const id of ['a', 'b', 'c']) cache.count({ id, role: 'user', parts: [{ type: 'text', text: id }] });
+    expect(cache.size).toBe(2);
   });
 
   it('exposes the counter it was built with', () => {

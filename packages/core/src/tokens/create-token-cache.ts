@@ -23,7 +23,8 @@ export type TokenCache = {
  * message gets a new id). A message with a known id is therefore not re-counted,
  * even if its object is different; call `forget(id)` if you ever reuse an id for
  * new content. Entries live as long as the cache (one per session is the usual
- * scope); `forget` removes them one by one.
+ * scope; adapters share one across the sessions of a process and bound it with
+ * `maxEntries`, dropping the oldest counts first); `forget` removes them one by one.
  *
  * @example
  * ```ts
@@ -31,14 +32,17 @@ export type TokenCache = {
  * const total = history.reduce((sum, message) => sum + cache.count(message), 0);
  * ```
  */
-export function createTokenCache(counter: TokenCounter): TokenCache {
+export function createTokenCache(counter: TokenCounter, options: { maxEntries?: number } = {}): TokenCache {
   const counts = new Map<string, number>();
+  const maxEntries = options.maxEntries ?? Number.POSITIVE_INFINITY;
   return {
     counter,
     count(message) {
       let tokens = counts.get(message.id);
       if (tokens === undefined) {
         tokens = countMessageTokens(message, counter);
+        // Oldest first out: a Map iterates in insertion order.
+        if (counts.size >= maxEntries) counts.delete(counts.keys().next().value as string);
         counts.set(message.id, tokens);
       }
       return tokens;
