@@ -18,7 +18,7 @@ import {
   truncateSummarizer,
 } from '../summarize/index.js';
 import type { FileOperations, SummarizeRequest, Summarizer } from '../summarize/types.js';
-import { countMessageTokens, createTokenCache, tiktokenCounter } from '../tokens/index.js';
+import { countMessageTokens, createTokenCache, gptTokenizerCounter } from '../tokens/index.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { buildContext } from './build-context.js';
 import { COMPACTION_STATE_SCHEMA, type CompactionState, type CompactionStrategy } from './compaction-state.js';
@@ -37,7 +37,7 @@ export type CompactOptions = {
   settings?: Partial<CompactionSettings> | ResolvedSettings | undefined;
   /** Model id, for the context window when `settings.contextWindow` is not set. */
   model?: string | undefined;
-  /** @default tiktokenCounter('o200k_base') */
+  /** @default gptTokenizerCounter('o200k_base') */
   counter?: TokenCounter | undefined;
   /** Tokens of one message; defaults to a cache over `counter`. */
   countTokens?: ((message: Message) => number) | undefined;
@@ -129,7 +129,7 @@ export async function compact(
     options.settings && 'contextWindow' in options.settings && typeof options.settings.contextWindow === 'number'
       ? resolveSettings(options.settings, options.settings.contextWindow)
       : resolveSettings(options.settings, getContextWindow(options.model));
-  const counter = options.counter ?? tiktokenCounter();
+  const counter = options.counter ?? gptTokenizerCounter();
   const countTokens = options.countTokens ?? createTokenCache(counter).count;
   const summarizers = fallbackChain(options.summarizer);
   const extract = (list: readonly Message[]) => extractFileOperations(list, options.fileToolMap);

@@ -9,7 +9,7 @@ import { resolveSettings, triggerTokens } from '../settings/compaction-settings.
 import { memoryStore } from '../store/memory-store.js';
 import type { SessionRecord, UsageRecord } from '../store/session-store.js';
 import { structuredSummarizer } from '../summarize/index.js';
-import { createTokenCache, tiktokenCounter, updateCalibration } from '../tokens/index.js';
+import { createTokenCache, gptTokenizerCounter, updateCalibration } from '../tokens/index.js';
 import type {
   CompactionEvent,
   CompactionResult,
@@ -59,7 +59,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
   const store = options.store ?? memoryStore();
   const settings = resolveSettings(options.settings, getContextWindow(options.model));
   const limit = triggerTokens(settings);
-  const counter = options.tokenCache?.counter ?? options.counter ?? tiktokenCounter();
+  const counter = options.tokenCache?.counter ?? options.counter ?? gptTokenizerCounter();
   const cache = options.tokenCache ?? createTokenCache(counter);
   const summarizer = options.summarizer ?? structuredSummarizer();
   const persistHistory = options.persistHistory ?? true;

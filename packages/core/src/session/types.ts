@@ -72,7 +72,7 @@ export type CompactionSessionOptions = {
   settings?: Partial<CompactionSettings>;
   /** Model id, for the context window (`getContextWindow`) and usage calibration. */
   model?: string;
-  /** @default tiktokenCounter('o200k_base') */
+  /** @default gptTokenizerCounter('o200k_base') */
   counter?: TokenCounter;
   /**
    * Per-message token counts to reuse (built on `counter`). Adapters that make a

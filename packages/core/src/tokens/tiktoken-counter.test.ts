@@ -1,7 +1,8 @@
 import { get_encoding } from 'tiktoken';
 import { describe, expect, it } from 'vitest';
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
-import { TIKTOKEN_MAX_RUN, tiktokenCounter } from './tiktoken-counter.js';
+import { MAX_RUN_CHARS } from './count-in-runs.js';
+import { tiktokenCounter } from './tiktoken-counter.js';
 
 describe('tiktokenCounter', () => {
   it('counts pinned o200k_base values', () => {
@@ -50,7 +51,7 @@ describe('tiktokenCounter', () => {
     }
   });
 
-  it(`counts runs longer than ${TIKTOKEN_MAX_RUN} characters in slices`, () => {
+  it(`counts runs longer than ${MAX_RUN_CHARS} characters in slices`, () => {
     const counter = tiktokenCounter();
     // exact would be 150; slices of 500 + 500 + 200 count 63 + 63 + 25
     expect(counter.countText('x'.repeat(1200))).toBe(151);
