@@ -30,6 +30,8 @@ export type OverheadResult = ResultHeader & {
 export type CorePrepareResult = ResultHeader & {
   targetMs: number;
   encoderInitMs: number;
+  /** Name of the `TokenCounter` the session counted with. */
+  counter: string;
   sizes: {
     messages: number;
     tokens: number;
@@ -74,12 +76,12 @@ function renderCore(core: CorePrepareResult | undefined): string[] {
   if (!core) return [...lines, NOT_MEASURED];
   const [small, large] = [core.sizes[0], core.sizes.at(-1)];
   lines.push(
-    `A session holding a synthetic history (${core.sizes.map((size) => `${int(size.messages)} messages ≈ ${int(size.tokens)} tokens`).join('; ')}; ~${small?.tokensPerMessage ?? '?'} tokens a message, mixed text, tool calls and long tool outputs, built from the recorded sessions' text), no compaction due. Each call appends one new ~${small?.appendedTokens ?? 250}-token message, then prepares: the incremental path. tinybench, warm-up first; median and p90 per call. tiktoken's encoder loads once per process: ${ms(core.encoderInitMs)}.`,
+    `A session holding a synthetic history (${core.sizes.map((size) => `${int(size.messages)} messages ≈ ${int(size.tokens)} tokens`).join('; ')}; ~${small?.tokensPerMessage ?? '?'} tokens a message, mixed text, tool calls and long tool outputs, built from the recorded sessions' text), no compaction due. Each call appends one new ~${small?.appendedTokens ?? 250}-token message, then prepares: the incremental path. tinybench, warm-up first; median and p90 per call. counted with \`${core.counter}\` (the session's default counter); its encoder loads once per process: ${ms(core.encoderInitMs)}.`,
     '',
   );
   const rows: [string, keyof CorePrepareResult['sizes'][number]['rows']][] = [
     ['`append` + `prepare()`, one new message', 'prepareOneNewMessage'],
-    ['… of which: counting the new message (tiktoken)', 'countOneMessage'],
+    ['… of which: counting the new message', 'countOneMessage'],
     ['`prepare()`, nothing new', 'prepareNoNewMessage'],
     ['`prepare({ messages })` with one new message (the adapters’ path)', 'prepareMessagesOneNew'],
     ['counting the whole history cold (one-off)', 'coldCount'],
@@ -102,7 +104,7 @@ function renderCore(core: CorePrepareResult | undefined): string[] {
     const growth = large.rows.prepareOneNewMessage.median / perCall;
     const engineGrowth = large.rows.prepareNoNewMessage.median / engine;
     lines.push(
-      `- Target ≤ ${ms(core.targetMs)} median per call at ${int(small.messages)} messages: ${verdict(perCall <= core.targetMs)} — ${ms(perCall)} with one new message, of which counting that message with tiktoken is ${ms(counting)} (${Math.round((counting / perCall) * 100)}%); with nothing new to count, ${ms(engine)}.`,
+      `- Target ≤ ${ms(core.targetMs)} median per call at ${int(small.messages)} messages: ${verdict(perCall <= core.targetMs)} — ${ms(perCall)} with one new message, of which counting that message (${core.counter}) is ${ms(counting)} (${Math.round((counting / perCall) * 100)}%); with nothing new to count, ${ms(engine)}.`,
       `- No growth to ${int(large.messages)} messages: ${verdict(growth <= FLAT)} with one new message (${ms(perCall)} → ${ms(large.rows.prepareOneNewMessage.median)}, ${times(growth)}); with nothing new ${ms(engine)} → ${ms(large.rows.prepareNoNewMessage.median)} (${times(engineGrowth)}).`,
       `- Counting a history cold is the one-off price of a session that starts without counts: ${ms(small.rows.coldCount.median)} at ${int(small.messages)} messages, ${ms(large.rows.coldCount.median)} at ${int(large.messages)}.`,
       '',
@@ -192,9 +194,7 @@ function renderSideBySide(overhead: OverheadResult | undefined, core: CorePrepar
   if (core) {
     const cold = core.sizes.find((size) => Math.abs(size.messages - Number(at)) < 10)?.rows.coldCount.median;
     if (cold !== undefined)
-      lines.push(
-        `- For scale, counting the whole ${int(Number(at))}-message history cold with tiktoken takes ${ms(cold)} (§1.1).`,
-      );
+      lines.push(`- For scale, counting the whole ${int(Number(at))}-message history cold takes ${ms(cold)} (§1.1).`);
   }
   lines.push('', ...renderCompaction(overhead, byId, sizes, sizeHeads), '', ...failures(overhead));
   lines.push(rerun(overhead.command ?? 'cd benchmarks && node src/overhead/overhead.bench.ts', overhead));

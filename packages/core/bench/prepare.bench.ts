@@ -14,8 +14,8 @@ import {
   countMessageTokens,
   createCompactionSession,
   createTokenCache,
+  gptTokenizerCounter,
   type Message,
-  tiktokenCounter,
 } from '../dist/index.js';
 
 const TINY = isTiny();
@@ -44,7 +44,8 @@ type SizeResult = {
 };
 
 const result = startResult('core-prepare', 'pnpm --filter @compaction/core bench');
-const counter = tiktokenCounter();
+// The session's default counter.
+const counter = gptTokenizerCounter();
 const stopInit = timer();
 counter.countText('warm up the encoder');
 const encoderInitMs = stopInit();
