@@ -4,11 +4,11 @@ import type { CallOptions, GenerateResult, ProviderPrompt, StreamPart } from './
 import { compactionMetadata } from './compaction-metadata.js';
 import type { CompactionMiddlewareOptions } from './compaction-options.js';
 import { conversationKey } from './conversation-key.js';
-import { messagesToPrompt, promptToMessages } from './convert-prompt.js';
+import { type MessageConverter, messageConverter } from './message-converter.js';
 import { sessionRegistry } from './session-registry.js';
 
 /** One model call in flight: the session that prepared it and what happened. */
-type Call = { session: CompactionSession; messages: Message[]; events: CompactionEvent[] };
+type Call = { session: CompactionSession; converter: MessageConverter; messages: Message[]; events: CompactionEvent[] };
 
 /**
  * Compaction for any AI SDK model, in one line:
@@ -34,16 +34,17 @@ type Call = { session: CompactionSession; messages: Message[]; events: Compactio
  */
 export function compactionMiddleware(options: CompactionMiddlewareOptions = {}): LanguageModelMiddleware {
   const sessions = sessionRegistry(options);
+  const converter = messageConverter();
   const calls = new WeakMap<CallOptions, Call>();
 
   return {
     specificationVersion: 'v4',
 
     async transformParams({ params, model }) {
-      const messages = promptToMessages(params.prompt);
+      const messages = converter.toCore(params.prompt);
       const sessionId = explicitSessionId(params) ?? conversationKey(messages);
       if (sessionId === undefined) return params;
-      const call: Call = { session: sessions.get(sessionId, model), messages, events: [] };
+      const call: Call = { session: sessions.get(sessionId, model), converter, messages, events: [] };
       const prompt = await prepare(call, params.abortSignal);
       const transformed = { ...params, prompt };
       calls.set(transformed, call);
@@ -80,7 +81,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
 /** Runs the session's `prepare` and gives the context as a provider prompt. */
 async function prepare(call: Call, signal: AbortSignal | undefined): Promise<ProviderPrompt> {
   const prepared = await collecting(call, () => call.session.prepare({ messages: call.messages, signal }));
-  return messagesToPrompt(prepared.messages);
+  return call.converter.fromCore(prepared.messages) as ProviderPrompt;
 }
 
 /** The call; on a context overflow, one emergency compaction and one retry with the new prompt. */

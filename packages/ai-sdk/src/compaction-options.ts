@@ -32,8 +32,9 @@ export type CompactionOptions = {
    */
   settings?: Partial<CompactionSettings>;
   /**
-   * Counts tokens where the provider has not reported them yet.
-   * @default tiktokenCounter('o200k_base')
+   * Counts tokens where the provider has not reported them yet. Counts are
+   * cached per message for the whole process, by the counter's `name`.
+   * @default gptTokenizerCounter('o200k_base')
    */
   counter?: TokenCounter;
   /**

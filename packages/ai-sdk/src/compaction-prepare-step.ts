@@ -2,7 +2,7 @@ import type { CompactionSession } from '@compaction/core';
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { CompactionPrepareStepOptions } from './compaction-options.js';
 import { conversationKey } from './conversation-key.js';
-import { messagesToModelMessages, modelMessagesToMessages } from './convert-model-messages.js';
+import { messageConverter } from './message-converter.js';
 import { sessionRegistry } from './session-registry.js';
 
 /** What {@link compactionPrepareStep} reads of `prepareStep`'s options. */
@@ -39,11 +39,12 @@ export function compactionPrepareStep(
   options: CompactionPrepareStepOptions = {},
 ): (input: PrepareStepInput) => Promise<{ messages: ModelMessage[] } | undefined> {
   const sessions = sessionRegistry(options);
+  const converter = messageConverter();
   /** The session that prepared the last step of a run (keyed by the run's `steps` array). */
   const runs = new WeakMap<object, CompactionSession>();
 
   return async ({ steps, model, initialMessages, responseMessages, experimental_steeringMessages: steering = [] }) => {
-    const messages = modelMessagesToMessages([...initialMessages, ...responseMessages, ...steering]);
+    const messages = converter.toCore([...initialMessages, ...responseMessages, ...steering]);
     const sessionId = options.sessionId ?? conversationKey(messages);
     if (sessionId === undefined) return undefined;
     const session = sessions.get(sessionId, model);
@@ -51,6 +52,6 @@ export function compactionPrepareStep(
     if (previous && runs.get(steps) === session) await session.recordUsage({ inputTokens: previous.usage.inputTokens });
     const prepared = await session.prepare({ messages });
     runs.set(steps, session);
-    return { messages: messagesToModelMessages(prepared.messages) };
+    return { messages: converter.fromCore(prepared.messages) as ModelMessage[] };
   };
 }

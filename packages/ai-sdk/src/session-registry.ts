@@ -2,6 +2,7 @@ import { type CompactionSession, createCompactionSession, memoryStore } from '@c
 import type { AiSdkModel } from './as-language-model.js';
 import type { CompactionOptions } from './compaction-options.js';
 import { resolveSummarizer } from './resolve-summarizer.js';
+import { sharedTokenCache } from './shared-token-cache.js';
 
 /** How many sessions one middleware keeps in memory; the least recently used one goes first. */
 export const MAX_CACHED_SESSIONS = 100;
@@ -17,10 +18,13 @@ export type SessionRegistry = {
  * of a compaction that could not help, overflow suspected from usage) and token
  * counts carry from one call to the next. The AI SDK re-sends the history, so
  * sessions do not persist it (`persistHistory: false`); the store holds the state.
+ * Sessions count tokens through the process-wide `sharedTokenCache` of the
+ * counter, so a new session for a conversation seen before does not count again.
  */
 export function sessionRegistry(options: CompactionOptions): SessionRegistry {
   const store = options.store ?? memoryStore();
   const sessions = new Map<string, CompactionSession>();
+  const tokenCache = sharedTokenCache(options.counter);
   return {
     get(sessionId, model) {
       const modelId = typeof model === 'string' ? model : model.modelId;
@@ -36,7 +40,7 @@ export function sessionRegistry(options: CompactionOptions): SessionRegistry {
           persistHistory: false,
           summarizer: resolveSummarizer(options, model),
           settings: options.settings,
-          counter: options.counter,
+          tokenCache,
           onEvent: options.onCompaction,
         });
       sessions.set(key, session);

@@ -19,21 +19,35 @@ export const ORIGINAL_MESSAGE_KEY = 'aiSdk';
  * is how the way back is lossless.
  */
 export function toCoreMessages(messages: readonly AiSdkMessage[]): Message[] {
+  const leading = leadingSystemMessages(messages);
+  const ids = [
+    ...chainedContentIds(messages.slice(0, leading), SYSTEM_ID_PREFIX),
+    ...chainedContentIds(messages.slice(leading), CONVERSATION_ID_PREFIX),
+  ];
+  return messages.map((message, index) => toCoreMessage(message, ids[index]!));
+}
+
+/** The id prefix of the leading system messages' chain. */
+export const SYSTEM_ID_PREFIX = 'sys_';
+
+/** The id prefix of the conversation's chain (everything after the leading system messages). */
+export const CONVERSATION_ID_PREFIX = 'm_';
+
+/** How many system messages lead `messages`. */
+export function leadingSystemMessages(messages: readonly AiSdkMessage[]): number {
   let leading = 0;
   while (leading < messages.length && messages[leading]!.role === 'system') leading += 1;
-  const ids = [
-    ...chainedContentIds(messages.slice(0, leading), 'sys_'),
-    ...chainedContentIds(messages.slice(leading), 'm_'),
-  ];
-  return messages.map((message, index) => ({
-    id: ids[index]!,
-    role: message.role,
-    parts: contentParts(message).flatMap((part): Part[] => {
-      const core = partToCore(part);
-      return core ? [core] : [];
-    }),
-    metadata: { [ORIGINAL_MESSAGE_KEY]: { original: message } },
-  }));
+  return leading;
+}
+
+/** One AI SDK message as a core message with the given id, keeping the original (see `toCoreMessages`). */
+export function toCoreMessage(message: AiSdkMessage, id: string): Message {
+  const parts: Part[] = [];
+  for (const part of contentParts(message)) {
+    const core = partToCore(part);
+    if (core) parts.push(core);
+  }
+  return { id, role: message.role, parts, metadata: { [ORIGINAL_MESSAGE_KEY]: { original: message } } };
 }
 
 /** A message's content as parts (string content is one text part). */

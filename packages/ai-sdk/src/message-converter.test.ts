@@ -1,0 +1,138 @@
+import { type Message, PRUNED_OUTPUT_MARKER } from '@compaction/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { promptArbitrary } from './__fixtures__/prompt-arbitraries.js';
+import type { PromptMessage, ProviderPrompt } from './ai-sdk-types.js';
+import { messagesToPrompt, promptToMessages } from './convert-prompt.js';
+import { messageConverter } from './message-converter.js';
+
+/** The prompt `wrapLanguageModel` hands a middleware: new message and part objects on every call. */
+function resent(prompt: ProviderPrompt): ProviderPrompt {
+  return prompt.map((message) =>
+    typeof message.content === 'string'
+      ? { ...message }
+      : ({ ...message, content: message.content.map((part) => ({ ...part })) } as PromptMessage),
+  );
+}
+
+const text = (role: 'user' | 'assistant', value: string): PromptMessage => ({
+  role,
+  content: [{ type: 'text', text: value }],
+});
+
+const system: PromptMessage = { role: 'system', content: 'You are terse.' };
+const turns = (count: number): PromptMessage[] =>
+  Array.from({ length: count }, (_, index) => text(index % 2 === 0 ? 'user' : 'assistant', `turn ${index}`));
+
+/** What `promptToMessages` gives, without the originals (which may be equal objects of an earlier call). */
+const view = (messages: readonly Message[]) => messages.map(({ id, role, parts }) => ({ id, role, parts }));
+
+describe('messageConverter', () => {
+  it('gives the ids and parts of promptToMessages, call after call of a growing conversation', () => {
+    const converter = messageConverter();
+    let prompt: ProviderPrompt = [system, ...turns(3)];
+    for (let call = 0; call < 4; call += 1) {
+      const sent = resent(prompt);
+      expect(view(converter.toCore(sent))).toEqual(view(promptToMessages(sent)));
+      prompt = [...prompt, text(call % 2 === 0 ? 'assistant' : 'user', `reply ${call}`)];
+    }
+  });
+
+  it('reuses the core messages of unchanged messages and converts the rest', () => {
+    const converter = messageConverter();
+    const prompt = [system, ...turns(4)];
+    const first = converter.toCore(prompt);
+    const second = converter.toCore(resent([...prompt, text('user', 'next')]));
+    expect(second.slice(0, 5)).toEqual(first);
+    for (const [index, message] of first.entries()) expect(second[index]).toBe(message);
+
+    const edited = converter.toCore(resent([system, ...turns(2), text('user', 'edited'), ...turns(4).slice(3)]));
+    expect(edited.slice(0, 3).every((message, index) => message === first[index])).toBe(true);
+    expect(edited[3]!.id).not.toBe(first[3]!.id);
+    expect(edited[4]!.id).not.toBe(first[4]!.id);
+    expect(view(edited)).toEqual(view(promptToMessages([system, ...turns(2), text('user', 'edited'), turns(4)[3]!])));
+  });
+
+  it('keeps the conversation ids when only the system prompt changes', () => {
+    const converter = messageConverter();
+    const first = converter.toCore([system, ...turns(4)]);
+    const changed = converter.toCore(resent([{ role: 'system', content: 'Today is Monday.' }, ...turns(4)]));
+    expect(changed[0]!.id).not.toBe(first[0]!.id);
+    expect(changed.slice(1)).toEqual(first.slice(1));
+  });
+
+  it('keeps conversations apart, also beyond the number it remembers', () => {
+    const converter = messageConverter(1);
+    const one = [system, ...turns(3)];
+    const two = [system, text('user', 'another'), text('assistant', 'chat'), text('user', 'here')];
+    for (let round = 0; round < 3; round += 1) {
+      expect(view(converter.toCore(resent(one)))).toEqual(view(promptToMessages(one)));
+      expect(view(converter.toCore(resent(two)))).toEqual(view(promptToMessages(two)));
+    }
+  });
+
+  it('gives back the original prompt objects for what core left alone', () => {
+    const converter = messageConverter();
+    const prompt = [system, ...turns(4)];
+    converter.toCore(prompt);
+    const later = resent([...prompt, text('user', 'next')]);
+    const back = converter.fromCore(converter.toCore(later));
+    expect(back).toStrictEqual(later);
+    for (const [index, message] of prompt.entries()) expect(back[index]).toBe(message);
+    expect(back[5]).toBe(later[5]);
+  });
+
+  it('converts what core wrote or changed like messagesToPrompt, the same object on every call', () => {
+    const converter = messageConverter();
+    const prompt: ProviderPrompt = [
+      system,
+      text('user', 'read it'),
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: { path: 'a.ts' } }],
+      },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: { type: 'text', value: 'code' } }],
+      },
+      text('assistant', 'done'),
+    ];
+    const messages = converter.toCore(prompt);
+    const tool = messages[3]!;
+    const pruned = { ...tool, parts: tool.parts.map((part) => ({ ...part, output: PRUNED_OUTPUT_MARKER })) };
+    const context = [messages[0]!, messages[1]!, messages[2]!, pruned, messages[4]!];
+    const back = converter.fromCore(context);
+    expect(back).toStrictEqual(messagesToPrompt(context));
+    expect(back[3]).not.toStrictEqual(prompt[3]);
+    expect(converter.fromCore(context)[3]).toBe(back[3]);
+    for (const index of [0, 1, 2, 4]) expect(back[index]).toBe(prompt[index]);
+  });
+
+  it('property: any sequence of prompts gets the ids of promptToMessages and round-trips losslessly', () => {
+    // Unchanged messages come back as the objects first seen: equal content, maybe other prototypes.
+    const sequence = fc.array(
+      fc.oneof(
+        promptArbitrary.map((prompt) => () => prompt),
+        fc.constant((previous: ProviderPrompt) => resent(previous)),
+        promptArbitrary.map((extra) => (previous: ProviderPrompt) => resent([...previous, ...extra])),
+        fc.nat().map((cut) => (previous: ProviderPrompt) => resent(previous.slice(0, cut % (previous.length + 1)))),
+      ),
+      { minLength: 1, maxLength: 6 },
+    );
+    fc.assert(
+      fc.property(sequence, (steps) => {
+        const converter = messageConverter(2);
+        let prompt: ProviderPrompt = [];
+        for (const [index, step] of steps.entries()) {
+          prompt = step(prompt);
+          const messages = converter.toCore(prompt);
+          expect(view(messages)).toEqual(view(promptToMessages(prompt)));
+          const back = converter.fromCore(messages);
+          expect(back).toEqual(prompt);
+          if (index === 0) for (const [position, message] of back.entries()) expect(message).toBe(prompt[position]);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

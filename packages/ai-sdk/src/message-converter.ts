@@ -1,0 +1,125 @@
+import { contentFingerprint, type Message } from '@compaction/core';
+import { countSameMessages } from './count-same-messages.js';
+import { fromCoreMessage } from './from-core-message.js';
+import { MAX_CACHED_SESSIONS } from './session-registry.js';
+import {
+  type AiSdkMessage,
+  CONVERSATION_ID_PREFIX,
+  leadingSystemMessages,
+  SYSTEM_ID_PREFIX,
+  toCoreMessage,
+} from './to-core-messages.js';
+
+/** Converts the history a framework re-sends on every call, and the prepared context back. */
+export type MessageConverter = {
+  /** Same ids and content as `toCoreMessages(messages)`. */
+  toCore(messages: readonly AiSdkMessage[]): Message[];
+  /** Same messages as `messages.map(fromCoreMessage)`. */
+  fromCore(messages: readonly Message[]): AiSdkMessage[];
+};
+
+/** One chain (leading system messages, or the conversation) as last converted. */
+type Chain = {
+  /** The core messages, each made once and reused while its content comes back unchanged. */
+  messages: Message[];
+  /** The AI SDK message of each, side by side (what `originalMessage` holds, read without a lookup). */
+  originals: AiSdkMessage[];
+};
+
+/** A conversation's last conversion. */
+type Conversion = { system: Chain; conversation: Chain };
+
+/**
+ * The conversions of one middleware or prepareStep function, at a cost that
+ * grows with what is new rather than with the history. The AI SDK re-sends the
+ * whole history as new objects on every call, so `toCore` remembers each
+ * conversation's last conversion (keyed by its opening exchange) and, while the
+ * incoming messages have the same content as the remembered ones
+ * (`countSameMessages`: no hashing, mostly identity checks), reuses those core
+ * messages and their ids; only the messages after the first difference are
+ * converted and hashed. `fromCore` gives every core message it has seen the AI
+ * SDK message it gave before: a message it converted (that core returned
+ * untouched) is its original, without comparing parts; core messages are never
+ * modified in place.
+ */
+export function messageConverter(maxConversations = MAX_CACHED_SESSIONS): MessageConverter {
+  const recent = new Map<string, Conversion>();
+  /** The AI SDK message each core message seen so far stands for. */
+  const aiSdkMessages = new WeakMap<Message, AiSdkMessage>();
+  /** The last conversion made, whose messages core mostly returns as they are. */
+  let last: Conversion | undefined;
+
+  function aiSdkMessage(message: Message): AiSdkMessage {
+    let converted = aiSdkMessages.get(message);
+    if (converted === undefined) {
+      converted = fromCoreMessage(message);
+      aiSdkMessages.set(message, converted);
+    }
+    return converted;
+  }
+
+  function convert(
+    messages: readonly AiSdkMessage[],
+    start: number,
+    end: number,
+    prefix: string,
+    previous: Chain | undefined,
+  ): Chain {
+    const same = previous === undefined ? 0 : countSameMessages(messages, start, end, previous.originals);
+    // The previous chain is this converter's alone (callers get a copy): cut it to what still holds and extend it.
+    const converted: Chain = previous ?? { messages: [], originals: [] };
+    converted.messages.length = same;
+    converted.originals.length = same;
+    let chain = same > 0 ? converted.messages[same - 1]!.id.slice(prefix.length) : '';
+    for (let index = start + same; index < end; index += 1) {
+      const message = messages[index]!;
+      chain = contentFingerprint(message, chain);
+      const core = toCoreMessage(message, `${prefix}${chain}`);
+      aiSdkMessages.set(core, message);
+      converted.messages.push(core);
+      converted.originals.push(message);
+    }
+    return converted;
+  }
+
+  return {
+    toCore(messages) {
+      const leading = leadingSystemMessages(messages);
+      const key = openingKey(messages, leading);
+      const previous = recent.get(key);
+      const conversion: Conversion = {
+        system: convert(messages, 0, leading, SYSTEM_ID_PREFIX, previous?.system),
+        conversation: convert(messages, leading, messages.length, CONVERSATION_ID_PREFIX, previous?.conversation),
+      };
+      recent.delete(key);
+      recent.set(key, conversion);
+      if (recent.size > maxConversations) recent.delete(recent.keys().next().value!);
+      last = conversion;
+      return conversion.system.messages.concat(conversion.conversation.messages);
+    },
+    fromCore(messages) {
+      const converted = new Array<AiSdkMessage>(messages.length);
+      let index = messages.length - 1;
+      // The kept messages end the context as they end the last conversion: matched from the end by position.
+      for (const chain of last === undefined ? [] : [last.conversation, last.system]) {
+        let position = chain.messages.length - 1;
+        while (index >= 0 && position >= 0 && messages[index] === chain.messages[position]) {
+          converted[index] = chain.originals[position]!;
+          index -= 1;
+          position -= 1;
+        }
+        if (position >= 0) break;
+      }
+      for (; index >= 0; index -= 1) converted[index] = aiSdkMessage(messages[index]!);
+      return converted;
+    },
+  };
+}
+
+/** The content chain of the first two messages after the leading system messages (`''` when none). */
+function openingKey(messages: readonly AiSdkMessage[], leading: number): string {
+  let chain = '';
+  const end = Math.min(messages.length, leading + 2);
+  for (let index = leading; index < end; index += 1) chain = contentFingerprint(messages[index], chain);
+  return chain;
+}

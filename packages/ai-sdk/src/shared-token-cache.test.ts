@@ -1,0 +1,55 @@
+import { heuristicCounter, type TokenCounter } from '@compaction/core';
+import { generateText, type ModelMessage, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { conversation, textResult } from './__fixtures__/model-fixtures.js';
+import { compactionMiddleware } from './compaction-middleware.js';
+import { sharedTokenCache } from './shared-token-cache.js';
+
+/** A heuristic counter that records how many texts it counted, under a name of its own. */
+function countingCounter(name: string): TokenCounter & { counted: number } {
+  const heuristic = heuristicCounter();
+  const counter = {
+    name,
+    counted: 0,
+    countText(text: string) {
+      counter.counted += 1;
+      return heuristic.countText(text);
+    },
+  };
+  return counter;
+}
+
+function wrapped(counter: TokenCounter) {
+  return wrapLanguageModel({
+    model: new MockLanguageModelV4({ doGenerate: async () => textResult('Done.') }),
+    middleware: compactionMiddleware({ counter, summarizer: 'structured' }),
+  });
+}
+
+describe('sharedTokenCache', () => {
+  it('is one cache per counter name for the whole process', () => {
+    const counter = countingCounter('shared-token-cache-names');
+    expect(sharedTokenCache(counter)).toBe(sharedTokenCache(countingCounter('shared-token-cache-names')));
+    expect(sharedTokenCache(counter).counter).toBe(counter);
+    expect(sharedTokenCache(counter)).not.toBe(sharedTokenCache(countingCounter('shared-token-cache-other')));
+    expect(sharedTokenCache().counter.name).toBe('gpt-tokenizer-o200k_base');
+  });
+
+  it('spares a second middleware counting a conversation the first one counted', async () => {
+    const counter = countingCounter('shared-token-cache-middlewares');
+    const messages: ModelMessage[] = [...conversation(5), { role: 'user', content: 'Next?' }];
+    await generateText({ model: wrapped(counter), instructions: 'Be brief.', messages });
+    const counted = counter.counted;
+    expect(counted).toBeGreaterThan(0);
+
+    await generateText({ model: wrapped(counter), instructions: 'Be brief.', messages });
+    expect(counter.counted).toBe(counted);
+    await generateText({
+      model: wrapped(counter),
+      instructions: 'Be brief.',
+      messages: [...messages, { role: 'assistant', content: 'Sure.' }, { role: 'user', content: 'More?' }],
+    });
+    expect(counter.counted).toBeGreaterThan(counted);
+  });
+});
