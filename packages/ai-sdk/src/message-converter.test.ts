@@ -53,6 +53,18 @@ describe('messageConverter', () => {
     expect(view(edited)).toEqual(view(promptToMessages([system, ...turns(2), text('user', 'edited'), turns(4)[3]!])));
   });
 
+  it('gives an edited message a new id even where the sampled fingerprint misses the edit', () => {
+    const converter = messageConverter();
+    const long = 'a'.repeat(10_000);
+    // Same length, one character changed at a position the fingerprint does not sample.
+    const edited = `${long.slice(0, 5_001)}b${long.slice(5_002)}`;
+    const before = converter.toCore([text('user', long), text('assistant', 'ok'), text('user', 'next')]);
+    const after = converter.toCore([text('user', edited), text('assistant', 'ok'), text('user', 'next')]);
+    expect(promptToMessages([text('user', edited)])[0]!.id).toBe(before[0]!.id); // the fingerprint alone misses it
+    expect(after[0]!.id).not.toBe(before[0]!.id);
+    expect(after[2]!.id).not.toBe(before[2]!.id);
+  });
+
   it('keeps the conversation ids when only the system prompt changes', () => {
     const converter = messageConverter();
     const first = converter.toCore([system, ...turns(4)]);

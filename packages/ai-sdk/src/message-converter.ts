@@ -1,4 +1,4 @@
-import { contentFingerprint, type Message } from '@compaction/core';
+import { contentFingerprint, hashString, type Message } from '@compaction/core';
 import { countSameMessages } from './count-same-messages.js';
 import { fromCoreMessage } from './from-core-message.js';
 import { MAX_CACHED_SESSIONS } from './session-registry.js';
@@ -68,12 +68,18 @@ export function messageConverter(maxConversations = MAX_CACHED_SESSIONS): Messag
     const same = previous === undefined ? 0 : countSameMessages(messages, start, end, previous.originals);
     // The previous chain is this converter's alone (callers get a copy): cut it to what still holds and extend it.
     const converted: Chain = previous ?? { messages: [], originals: [] };
+    // The id the first changed message had: a sampled fingerprint may miss an edit, so
+    // an edited message that hashes to it gets a full-content hash mixed in.
+    const displacedId = converted.messages[same]?.id;
     converted.messages.length = same;
     converted.originals.length = same;
     let chain = same > 0 ? converted.messages[same - 1]!.id.slice(prefix.length) : '';
     for (let index = start + same; index < end; index += 1) {
       const message = messages[index]!;
       chain = contentFingerprint(message, chain);
+      if (index === start + same && `${prefix}${chain}` === displacedId) {
+        chain = hashString(JSON.stringify(message) ?? '', chain);
+      }
       const core = toCoreMessage(message, `${prefix}${chain}`);
       aiSdkMessages.set(core, message);
       converted.messages.push(core);
