@@ -13,10 +13,12 @@ export type AgentStateStore = SessionStore & {
  * record from the agent state (`initial`) and holds what the session saves, so
  * the middleware can return it as a state update that the checkpointer persists.
  * The agent state keeps the messages, so the history methods store nothing (the
- * session runs with `persistHistory: false`). Records are copied in and out.
+ * session runs with `persistHistory: false`). Records are copied in and out: the
+ * state's record is never changed (it is copied when read, not when the store is
+ * made, as a call that reuses its session never reads it).
  */
 export function agentStateStore(initial: SessionRecord | undefined): AgentStateStore {
-  let record = initial === undefined ? undefined : structuredClone(initial);
+  let record = initial;
   let changed = false;
   return {
     get record() {

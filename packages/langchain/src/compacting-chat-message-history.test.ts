@@ -6,6 +6,7 @@ import { RunnableWithMessageHistory } from '@langchain/core/runnables';
 import { fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { isSummaryMessage, prose, sentTokens, validSummary } from './__fixtures__/agent-fixtures.js';
+import { countingCounter } from './__fixtures__/counting-counter.js';
 import { CompactingChatMessageHistory } from './compacting-chat-message-history.js';
 
 const settings = { contextWindow: 8000, keepRecentTokens: 1500, reserveTokens: 1000 };
@@ -147,5 +148,52 @@ describe('CompactingChatMessageHistory in RunnableWithMessageHistory', () => {
           settings: { contextWindow: 8000, reserveTokens: 1000, keepRecentTokens: 9000 },
         }),
     ).toThrow(/keepRecentTokens/);
+  });
+
+  it('counts only the messages added since the last call, with a new wrapper per call too', async () => {
+    const counter = countingCounter();
+    const full = new InMemoryChatMessageHistory();
+    const store = memoryStore();
+    const open = () =>
+      new CompactingChatMessageHistory({ sessionId: 'counting', history: full, store, settings, counter });
+    const history = open();
+    for (let turn = 0; turn < 6; turn += 1) {
+      await history.addMessages([new HumanMessage(`Question ${turn}`), new AIMessage(prose(turn, 6))]);
+    }
+    await history.getMessages();
+    expect(counter.texts).toEqual(expect.arrayContaining(['Question 0', 'Question 5']));
+
+    const afterFirst = counter.texts.length;
+    await history.addMessages([new HumanMessage('One more question')]);
+    expect(await history.getMessages()).toHaveLength(13);
+    expect(counter.texts.slice(afterFirst)).toEqual(['One more question']);
+
+    // `getMessageHistory` usually makes a new wrapper per call: the counts are shared.
+    const afterSecond = counter.texts.length;
+    await open().addMessages([new AIMessage('An answer'), new HumanMessage('And another')]);
+    expect(await open().getMessages()).toHaveLength(15);
+    expect(counter.texts.slice(afterSecond)).toEqual(['An answer', 'And another']);
+  });
+
+  it('sees a compaction another wrapper of the same conversation made in the meantime', async () => {
+    const full = new InMemoryChatMessageHistory();
+    const store = memoryStore();
+    const open = () =>
+      new CompactingChatMessageHistory({
+        sessionId: 'two',
+        history: full,
+        store,
+        settings: { ...settings, keepRecentTokens: 200 },
+      });
+    const history = open();
+    for (let turn = 0; turn < 4; turn += 1) {
+      await history.addMessages([new HumanMessage(prose(turn, 6)), new AIMessage(prose(turn + 1, 6))]);
+    }
+    expect(await history.getMessages()).toHaveLength(8);
+
+    expect(await open().compact()).toBeDefined();
+    const context = await history.getMessages();
+    expect(context[0]).toSatisfy(isSummaryMessage);
+    expect(context.length).toBeLessThan(8);
   });
 });

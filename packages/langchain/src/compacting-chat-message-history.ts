@@ -6,6 +6,7 @@ import {
   type CompactionState,
   createCompactionSession,
   getContextWindow,
+  type Message,
   memoryStore,
   resolveSettings,
   type SessionStore,
@@ -13,10 +14,14 @@ import {
 } from '@compaction/core';
 import { BaseListChatMessageHistory } from '@langchain/core/chat_history';
 import type { AIMessage, BaseMessage } from '@langchain/core/messages';
-import { fromCoreMessages } from './from-core-messages.js';
-import { assignMessageIds, messageIds } from './message-ids.js';
+import type { Conversion } from './extend-conversion.js';
+import { extendsHistory } from './extends-history.js';
+import { extendFromCore } from './from-core-messages.js';
+import { assignMessageIds, hasId, messageIds } from './message-ids.js';
+import { type ObservedStore, observedStore } from './observed-store.js';
 import { resolveSummarizer, type SummarizerOption } from './resolve-summarizer.js';
-import { toCoreMessages } from './to-core-messages.js';
+import { tokenCacheFor } from './shared-token-cache.js';
+import { extendToCore } from './to-core-messages.js';
 
 /** The part of a LangChain chat history that {@link CompactingChatMessageHistory} wraps. */
 export type ChatHistoryLike = {
@@ -48,13 +53,25 @@ export type CompactingChatMessageHistoryOptions = {
    * @default undefined (a 128K window)
    */
   model?: string;
-  /** @default tiktokenCounter('o200k_base') */
+  /**
+   * Counts tokens. Counts are cached per message for the whole process, by the counter's `name`.
+   * @default gptTokenizerCounter('o200k_base')
+   */
   counter?: TokenCounter;
   /** @default undefined */
   onEvent?: (event: CompactionEvent) => void;
 };
 
 let sharedStore: SessionStore | undefined;
+/** A session kept between calls, with the store that saw its record and the last call's conversions. */
+type KeptSession = {
+  session: CompactionSession;
+  store: ObservedStore;
+  /** The wrapped history's messages → the session's history. */
+  input?: Conversion<BaseMessage, Message>;
+  /** The prepared context → what `getMessages()` returned. */
+  output?: Conversion<Message, BaseMessage>;
+};
 
 /**
  * A LangChain chat history that compacts: it wraps any chat history, which keeps
@@ -81,6 +98,8 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
   readonly #store: SessionStore;
   /** The session of the last `getMessages()`, which `recordUsage` refers to. */
   #prepared: CompactionSession | undefined;
+  /** The session of the last call, reused while the record in the store is the one it left and the history only grew. */
+  #kept: KeptSession | undefined;
 
   constructor(options: CompactingChatMessageHistoryOptions) {
     super();
@@ -93,10 +112,15 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
 
   /** The compacted context: summary + recent messages, every tool result with its call. */
   override async getMessages(): Promise<BaseMessage[]> {
-    const session = this.#session();
-    const prepared = await session.prepare({ messages: await this.#coreHistory() });
-    this.#prepared = session;
-    return fromCoreMessages(prepared.messages);
+    const kept = this.#kept;
+    this.#kept = undefined; // a concurrent call makes its own session
+    const input = await this.#coreHistory(kept?.input);
+    const current = (kept && (await this.#canReuse(kept, input.result)) ? kept : undefined) ?? this.#newSession();
+    const prepared = await current.session.prepare({ messages: input.result });
+    const output = extendFromCore(kept?.output, prepared.messages);
+    this.#prepared = current.session;
+    this.#kept = { ...current, input, output };
+    return output.result.slice();
   }
 
   /** The whole conversation, as the wrapped history holds it. */
@@ -131,38 +155,54 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
     await this.#options.history.clear();
     await this.#store.clear(this.sessionId);
     this.#prepared = undefined;
+    this.#kept = undefined;
   }
 
   /** Compacts now, whatever the token count (`/compact [focus]`). Undefined when there is nothing to compact. */
   async compact(instructions?: string): Promise<CompactionResult | undefined> {
-    const session = this.#session();
-    await session.append(await this.#coreHistory());
-    return session.compact(instructions ? { instructions } : {});
+    const input = await this.#coreHistory(undefined);
+    const current = this.#newSession();
+    await current.session.append(input.result);
+    const result = await current.session.compact(instructions ? { instructions } : {});
+    this.#kept = { ...current, input };
+    return result;
   }
 
   /** The current compaction state, if the conversation was compacted. */
   async state(): Promise<CompactionState | undefined> {
-    return this.#session().state();
+    return this.#newSession().session.state();
   }
 
-  async #coreHistory() {
+  async #coreHistory(previous: Conversion<BaseMessage, Message> | undefined) {
     const full = await this.#options.history.getMessages();
-    assignMessageIds(full);
-    return toCoreMessages(full);
+    if (!full.every(hasId)) assignMessageIds(full);
+    return extendToCore(previous, full);
   }
 
-  /** A session per operation: the record is read from the store each time, so instances can come and go. */
-  #session(): CompactionSession {
+  /**
+   * Whether the kept session serves a call on `history` as a new session would:
+   * the store holds the record it left (no other history or process wrote one
+   * since) and the history only grew.
+   */
+  async #canReuse(kept: KeptSession, history: readonly Message[]): Promise<boolean> {
+    if (!kept.input || !extendsHistory(kept.input.result, history)) return false;
+    return JSON.stringify(await this.#store.loadRecord(this.sessionId)) === kept.store.recordJson;
+  }
+
+  /** A new session: it reads the record from the store, so instances can come and go. */
+  #newSession(): KeptSession {
     const { settings, model, counter, onEvent } = this.#options;
-    return createCompactionSession({
-      store: this.#store,
+    const store = observedStore(this.#store);
+    const session = createCompactionSession({
+      store,
       sessionId: this.sessionId,
       summarizer: resolveSummarizer(this.#options.summarizer ?? 'structured'),
       persistHistory: false,
+      tokenCache: tokenCacheFor(counter),
       ...(settings ? { settings } : {}),
       ...(model ? { model } : {}),
-      ...(counter ? { counter } : {}),
       ...(onEvent ? { onEvent } : {}),
     });
+    return { session, store };
   }
 }

@@ -1,5 +1,5 @@
 import type { CompactionEvent } from '@compaction/core';
-import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
 import { createAgent, fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import {
   validSummary,
   withoutSystem,
 } from './__fixtures__/agent-fixtures.js';
+import { countingCounter } from './__fixtures__/counting-counter.js';
 import { compactionMiddleware } from './compaction-middleware.js';
 
 const settings = { contextWindow: 8000, keepRecentTokens: 1500, reserveTokens: 1000 };
@@ -304,5 +305,114 @@ describe('compactionMiddleware in createAgent', () => {
     await agent.invoke({ messages: [new HumanMessage('hello')] }, threadConfig('usage'));
     const record = (await agent.graph.getState(threadConfig('usage'))).values._compaction;
     expect(record.usage).toMatchObject({ inputTokens: 1234, historyLength: 1, stateVersion: 0 });
+  });
+
+  it('counts only the messages no earlier call counted, between the calls of a run and across turns', async () => {
+    const counter = countingCounter();
+    /** Where the counted texts stood when each model call was made. */
+    const marks: number[] = [];
+    const mark = (response: AIMessage) => () => {
+      marks.push(counter.texts.length);
+      return response;
+    };
+    const model = fakeModel()
+      .respond(
+        mark(
+          new AIMessage({
+            content: '',
+            tool_calls: [{ name: 'read_file', args: { path: 'src/counted.ts' }, id: 'count_1', type: 'tool_call' }],
+          }),
+        ),
+      )
+      .respond(mark(new AIMessage('Read it.')))
+      .respond(mark(new AIMessage('Nothing more.')));
+    const agent = createAgent({
+      model,
+      tools: [readFile],
+      middleware: [compactionMiddleware({ settings, summarizer: 'structured', counter })],
+      checkpointer: new MemorySaver(),
+    });
+    const config = threadConfig('counting');
+    const history = pastConversation(5);
+    const first = await agent.invoke({ messages: [...history, new HumanMessage('Read counted.ts.')] }, config);
+    await agent.invoke({ messages: [new HumanMessage('Anything else?')] }, config);
+
+    expect(marks).toHaveLength(3);
+    const firstCall = counter.texts.slice(0, marks[0]);
+    const secondCall = counter.texts.slice(marks[0], marks[1]);
+    const thirdCall = counter.texts.slice(marks[1], marks[2]);
+    // The first call counts the whole history once.
+    expect(firstCall).toContain(history[0]!.text);
+    expect(firstCall).toContain(history.at(-1)!.text);
+    // The second call of the run counts the tool call and its result, nothing before them.
+    const toolResult = first.messages.findLast((message) => ToolMessage.isInstance(message))!;
+    expect(secondCall).toContain(toolResult.text);
+    expect(secondCall).not.toContain(history[0]!.text);
+    expect(secondCall).not.toContain('Read counted.ts.');
+    // The next turn (the state read back from the checkpointer) counts the answer and the new question only.
+    expect(thirdCall).toEqual(['Read it.', 'Anything else?']);
+  });
+
+  it('reads the record from the state when it changed between calls', async () => {
+    const model = fakeModel()
+      .respond(
+        new AIMessage({
+          content: 'First.',
+          usage_metadata: { input_tokens: 100, output_tokens: 1, total_tokens: 101 },
+        }),
+      )
+      .respond(new AIMessage('Second.'));
+    const events: CompactionEvent[] = [];
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [
+        compactionMiddleware({ settings, summarizer: 'structured', onEvent: (event) => events.push(event) }),
+      ],
+      checkpointer: new MemorySaver(),
+    });
+    const config = threadConfig('external-record');
+    const before = await agent.invoke({ messages: [...pastConversation(6), new HumanMessage('First?')] }, config);
+    expect(events).toEqual([]);
+
+    // Another writer (an older checkpoint, a migration) puts a record saying the context is nearly full.
+    const last = before.messages.at(-1)!;
+    const usage = {
+      inputTokens: 7_500,
+      contextMessageCount: before.messages.length,
+      historyLength: before.messages.length,
+      stateVersion: 0,
+      lastMessageId: last.id,
+    };
+    await agent.graph.updateState(config, { _compaction: { usage } });
+    await agent.invoke({ messages: [new HumanMessage('Second?')] }, config);
+
+    // The second call estimates from that record (7,500 + the new question > 6,400) and compacts.
+    const [start, end] = events;
+    expect(start).toMatchObject({ type: 'compaction:start', tokens: expect.toSatisfy((tokens) => tokens > 7_500) });
+    expect(end?.type).toBe('compaction:end');
+    expect(sentTokens(model.calls[1]!.messages)).toBeLessThan(sentTokens(model.calls[0]!.messages));
+  });
+
+  it('sends a message replaced under its id (LangGraph update by id) as it is now', async () => {
+    const model = fakeModel().respond(new AIMessage('Four.')).respond(new AIMessage('Six.'));
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [compactionMiddleware({ settings, summarizer: 'structured' })],
+      checkpointer: new MemorySaver(),
+    });
+    const config = threadConfig('replaced');
+    await agent.invoke({ messages: [new HumanMessage({ id: 'question', content: 'What is 2 + 2?' })] }, config);
+    await agent.graph.updateState(config, {
+      messages: [new HumanMessage({ id: 'question', content: 'What is 3 + 3?' })],
+    });
+    await agent.invoke({ messages: [new HumanMessage('Well?')] }, config);
+
+    expect(withoutSystem(model.calls[1]!.messages).map((message) => message.text)).toEqual([
+      'What is 3 + 3?',
+      'Four.',
+      'Well?',
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import {
   type CompactionSettings,
   createCompactionSession,
   InvalidMessageError,
+  type Message,
   resolveSettings,
   type SessionRecord,
   type TokenCounter,
@@ -12,12 +13,15 @@ import { Command, REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import { createMiddleware } from 'langchain';
 import { z } from 'zod';
 import { agentStateStore } from './agent-state-store.js';
-import { fromCoreMessages } from './from-core-messages.js';
+import type { Conversion } from './extend-conversion.js';
+import { extendFromCore, fromCoreMessages } from './from-core-messages.js';
 import { modelIdOf } from './model-id-of.js';
 import { profileContextWindow } from './profile-context-window.js';
 import { COMPACTION_REQUEST_KEY, COMPACTION_STATE_KEY, type CompactionRequest } from './request-compaction.js';
 import { resolveSummarizer, type SummarizerOption } from './resolve-summarizer.js';
-import { toCoreMessages } from './to-core-messages.js';
+import { tokenCacheFor } from './shared-token-cache.js';
+import { canReuse, type ThreadSession, threadSession, threadSessions } from './thread-sessions.js';
+import { extendToCore } from './to-core-messages.js';
 
 /** Options of {@link compactionMiddleware}. */
 export type CompactionMiddlewareOptions = {
@@ -42,7 +46,8 @@ export type CompactionMiddlewareOptions = {
   summarizer?: SummarizerOption;
   /**
    * Counts tokens (core's counters; never LangChain's, which downloads tables).
-   * @default tiktokenCounter('o200k_base')
+   * Counts are cached per message for the whole process, by the counter's `name`.
+   * @default gptTokenizerCounter('o200k_base')
    */
   counter?: TokenCounter;
   /**
@@ -93,39 +98,57 @@ const stateSchema = z.object({
 export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) {
   const { settings, mode = 'context' } = options;
   if (settings?.contextWindow !== undefined) resolveSettings(settings, settings.contextWindow); // fail at setup, not mid-run
+  // Shared by every call, thread and middleware: a call counts only the messages no call counted before.
+  const tokenCache = tokenCacheFor(options.counter);
+  const sessions = threadSessions();
   return createMiddleware({
     name: options.name ?? 'CompactionMiddleware',
     stateSchema,
     wrapModelCall: async (request, handler) => {
       const signal = request.runtime.signal;
-      const store = agentStateStore(request.state[COMPACTION_STATE_KEY]);
+      const sessionId = String(request.runtime.configurable?.thread_id ?? 'default');
+      const incoming = request.state[COMPACTION_STATE_KEY];
+      const store = agentStateStore(incoming);
       const window = settings?.contextWindow ?? profileContextWindow(request.model);
       const model = options.model ?? modelIdOf(request.model);
-      const session = createCompactionSession({
-        store,
-        sessionId: String(request.runtime.configurable?.thread_id ?? 'default'),
-        summarizer: resolveSummarizer(options.summarizer, request.model),
-        settings: window === undefined ? { ...settings } : { ...settings, contextWindow: window },
-        ...(model !== undefined ? { model } : {}),
-        ...(options.counter ? { counter: options.counter } : {}),
-        persistHistory: false,
-        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-      });
+      const setup = [window, model, options.summarizer ?? request.model];
       const manual = request.state[COMPACTION_REQUEST_KEY];
-      let sent: BaseMessage[];
+      const kept = sessions.take(sessionId);
+      let thread: ThreadSession | undefined;
+      let input: Conversion<BaseMessage, Message>;
+      let output: Conversion<Message, BaseMessage>;
       try {
-        const history = toCoreMessages(request.messages);
+        input = extendToCore(kept?.input, request.messages);
+        const history = input.result;
+        // A manual compaction appends the history to a new session; other calls reuse the thread's while they can.
+        if (kept && !manual && canReuse(kept, { setup, record: incoming, history })) thread = kept.thread;
+        thread ??= threadSession(store, (sessionStore) =>
+          createCompactionSession({
+            store: sessionStore,
+            sessionId,
+            summarizer: resolveSummarizer(options.summarizer, request.model),
+            settings: window === undefined ? { ...settings } : { ...settings, contextWindow: window },
+            ...(model !== undefined ? { model } : {}),
+            tokenCache,
+            persistHistory: false,
+            ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+          }),
+        );
+        thread.use(store);
         if (manual) {
-          await session.append(history);
-          await session.compact({ ...(manual.instructions ? { instructions: manual.instructions } : {}), signal });
+          await thread.session.append(history);
+          await thread.session.compact({
+            ...(manual.instructions ? { instructions: manual.instructions } : {}),
+            signal,
+          });
         }
-        sent = fromCoreMessages((await session.prepare({ messages: history, signal })).messages);
+        output = extendFromCore(kept?.output, (await thread.session.prepare({ messages: history, signal })).messages);
       } catch (error) {
         // Messages core cannot take (a legacy type, duplicate ids): the call goes out as it came.
         if (!InvalidMessageError.isInstance(error)) throw error;
         options.onEvent?.({
           type: 'compaction:error',
-          sessionId: session.sessionId,
+          sessionId,
           trigger: manual ? 'manual' : 'auto',
           message: `messages not compacted: ${error.message}`,
           tokensBefore: 0,
@@ -133,6 +156,9 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
         });
         return handler(request);
       }
+      // A copy: what the handler does with its messages must not reach the kept conversion.
+      let sent = output.result.slice();
+      const { session } = thread;
       let response: AIMessage;
       try {
         response = await handler({ ...request, messages: sent });
@@ -144,7 +170,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
       const inputTokens = response.usage_metadata?.input_tokens;
       if (inputTokens) await session.recordUsage({ inputTokens });
       const update: Record<string, unknown> = {};
-      const record = store.record;
+      const record = store.changed ? store.record : incoming;
       if (store.changed) update[COMPACTION_STATE_KEY] = record;
       if (manual) update[COMPACTION_REQUEST_KEY] = null;
       if (mode === 'replace' && !sameMessages(sent, request.messages)) {
@@ -152,6 +178,9 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
         // The rewritten state is the context: the reported usage now covers its first `sent.length` messages.
         if (record?.usage)
           update[COMPACTION_STATE_KEY] = { ...record, usage: { ...record.usage, historyLength: sent.length } };
+      } else {
+        // The state keeps its messages and gets this record: the thread's next call can go on from here.
+        sessions.keep(sessionId, { thread, setup, record, input, output });
       }
       return Object.keys(update).length > 0 ? new Command({ update }) : response;
     },

@@ -7,9 +7,9 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversation } from './__fixtures__/message-arbitraries.js';
-import { fromCoreMessages } from './from-core-messages.js';
+import { extendFromCore, fromCoreMessages } from './from-core-messages.js';
 import { messageIds } from './message-ids.js';
-import { ORIGINAL_MESSAGE_KEY, toCoreMessages } from './to-core-messages.js';
+import { extendToCore, ORIGINAL_MESSAGE_KEY, toCoreMessages } from './to-core-messages.js';
 
 /** A core message as it would come back from JSON storage: without the LangChain original. */
 function stored(message: Message): Message {
@@ -69,6 +69,21 @@ describe('LangChain ↔ core conversion (property)', () => {
         for (let index = at; index < ids.length; index += 1) {
           if (!messages[index]!.id) expect(editedIds[index]).not.toBe(ids[index]);
         }
+      }),
+    );
+  });
+
+  it('converting a grown conversation from the last conversion gives what a full conversion gives', () => {
+    fc.assert(
+      fc.property(conversation, fc.nat(), (messages, pick) => {
+        const at = messages.length === 0 ? 0 : pick % (messages.length + 1);
+        const previous = extendToCore(undefined, messages.slice(0, at));
+        const grown = extendToCore(previous, messages);
+        // New objects: converted from scratch, with no conversion to reuse.
+        expect(grown.result.map(stored)).toEqual(toCoreMessages(copies(messages)).map(stored));
+        const sent = extendFromCore(extendFromCore(undefined, grown.result.slice(0, at)), grown.result);
+        expect(sent.result).toEqual(fromCoreMessages(grown.result));
+        for (const [index, message] of sent.result.entries()) expect(message).toBe(messages[index]);
       }),
     );
   });

@@ -1,5 +1,6 @@
 import type { Message, ToolResultPart } from '@compaction/core';
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
+import { type Conversion, extendConversion } from './extend-conversion.js';
 import { outputToContent, partsToContent } from './parts-to-content.js';
 import { COMPACTION_KWARG, isUnchanged, originalMessage } from './to-core-messages.js';
 
@@ -13,7 +14,27 @@ import { COMPACTION_KWARG, isUnchanged, originalMessage } from './to-core-messag
  * compaction }`. A core message with several tool results becomes one ToolMessage each.
  */
 export function fromCoreMessages(messages: readonly Message[]): BaseMessage[] {
-  return messages.flatMap(fromCoreMessage);
+  const converted: BaseMessage[] = [];
+  for (const message of messages) {
+    const original = originalMessage(message);
+    if (original && isUnchanged(message, original)) converted.push(original);
+    else converted.push(...fromCoreMessage(message));
+  }
+  return converted;
+}
+
+/**
+ * {@link fromCoreMessages} for a context that may only have grown since `previous`
+ * (the same core message objects first, as a session returns them between two
+ * compactions): only the new messages are converted.
+ */
+export function extendFromCore(
+  previous: Conversion<Message, BaseMessage> | undefined,
+  messages: readonly Message[],
+): Conversion<Message, BaseMessage> {
+  return extendConversion(previous, messages, fromCoreMessages, (source, start) =>
+    fromCoreMessages(source.slice(start)),
+  );
 }
 
 /** One core message as LangChain messages (several only for several tool results). */

@@ -29,7 +29,8 @@ export function assignMessageIds(messages: readonly BaseMessage[]): string[] {
   return ids;
 }
 
-function hasId(message: BaseMessage): boolean {
+/** Whether a message carries its own id (a non-empty string). */
+export function hasId(message: BaseMessage): boolean {
   return typeof message.id === 'string' && message.id.length > 0;
 }
 

@@ -1,7 +1,7 @@
 import { InvalidMessageError } from '@compaction/core';
 import { AIMessage, FunctionMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { toCoreMessages } from './to-core-messages.js';
+import { extendToCore, toCoreMessages } from './to-core-messages.js';
 
 function withoutOriginal<T extends { metadata?: Record<string, unknown> }>(message: T) {
   const { langchain: _original, ...metadata } = message.metadata ?? {};
@@ -83,5 +83,30 @@ describe('toCoreMessages', () => {
     const legacy = new FunctionMessage({ name: 'f', content: '{}' });
     expect(() => toCoreMessages([new HumanMessage('hi'), legacy])).toThrow(InvalidMessageError);
     expect(() => toCoreMessages([legacy])).toThrow(/message 0: LangChain message type "function"/);
+  });
+
+  it('converts a message object once, and again when its id changed', () => {
+    const human = new HumanMessage({ id: 'h1', content: 'hello' });
+    const [first] = toCoreMessages([human]);
+    expect(toCoreMessages([new SystemMessage({ id: 's', content: 'x' }), human])[1]).toBe(first);
+    human._updateId('h2');
+    const [renamed] = toCoreMessages([human]);
+    expect(renamed).not.toBe(first);
+    expect(renamed!.id).toBe('h2');
+  });
+
+  it('names a tool result without a name after its call, also when only the result is new', () => {
+    const call = new AIMessage({
+      id: 'a',
+      content: '',
+      tool_calls: [{ id: 'c1', name: 'read_file', args: {}, type: 'tool_call' }],
+    });
+    const result = new ToolMessage({ id: 't', tool_call_id: 'c1', content: 'body' });
+    const previous = extendToCore(undefined, [call]);
+    const grown = extendToCore(previous, [call, result]);
+    expect(grown.result[0]).toBe(previous.result[0]);
+    expect(grown.result[1]!.parts).toEqual([
+      { type: 'tool-result', toolCallId: 'c1', toolName: 'read_file', output: 'body' },
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 import { InvalidMessageError, type Message, type MessageUsage, type Part, type Role } from '@compaction/core';
 import type { AIMessage, BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { blockToPart } from './block-to-part.js';
-import { messageIds } from './message-ids.js';
+import { type Conversion, extendConversion } from './extend-conversion.js';
+import { hasId, messageIds } from './message-ids.js';
 
 /** The key under core `Message.metadata` that holds the LangChain message it came from. */
 export const ORIGINAL_MESSAGE_KEY = 'langchain';
@@ -12,6 +13,9 @@ export const COMPACTION_KWARG = 'compaction';
 /** Parts arrays made by {@link toCoreMessages}, with the message each came from: "unchanged" is identity. */
 const projections = new WeakMap<readonly Part[], BaseMessage>();
 
+/** Each LangChain message's core message, made once: the agent state and chat histories keep the same objects from call to call. */
+const converted = new WeakMap<BaseMessage, Message>();
+
 /**
  * LangChain messages as core messages. `human` → user, `ai` → assistant (text and
  * reasoning blocks, `tool_calls` as tool-call parts, `usage_metadata` as usage),
@@ -19,38 +23,67 @@ const projections = new WeakMap<readonly Part[], BaseMessage>();
  * `developer` → system, a `ChatMessage` by its role. Ids: see {@link messageIds}.
  * Each core message keeps its LangChain message under `metadata.langchain.original`,
  * which is how `fromCoreMessages` gives back the very same object when core left
- * a message as it was.
+ * a message as it was. A message object is converted once and its core message
+ * reused while its id stays the same (LangChain messages are not edited in place).
  *
  * Throws `InvalidMessageError` for message types with no core equivalent
  * (`function`, `remove`).
  */
 export function toCoreMessages(messages: readonly BaseMessage[]): Message[] {
   const ids = messageIds(messages);
-  const toolNames = new Map<string, string>();
-  return messages.map((message, index) => {
-    const role = roleOf(message, index);
-    const parts = role === 'tool' ? [toolResultPart(message as ToolMessage, toolNames)] : contentParts(message);
-    if (role === 'assistant') {
-      for (const call of (message as AIMessage).tool_calls ?? []) {
-        const toolCallId = call.id ?? '';
-        toolNames.set(toolCallId, call.name);
-        parts.push({ type: 'tool-call', toolCallId, toolName: call.name, input: call.args });
-      }
+  return messages.map((message, index) => convertOnce(message, ids[index]!, index, messages));
+}
+
+/**
+ * {@link toCoreMessages} for a history that may have grown since `previous`: only
+ * the new messages are converted (all of them when a new one has no id, as its
+ * derived id depends on every message before it).
+ */
+export function extendToCore(
+  previous: Conversion<BaseMessage, Message> | undefined,
+  messages: readonly BaseMessage[],
+): Conversion<BaseMessage, Message> {
+  return extendConversion(previous, messages, toCoreMessages, (source, start) => {
+    const rest: Message[] = [];
+    for (let index = start; index < source.length; index += 1) {
+      const message = source[index]!;
+      if (!hasId(message)) return undefined;
+      rest.push(convertOnce(message, message.id as string, index, source));
     }
-    projections.set(parts, message);
-    const usage = role === 'assistant' ? usageOf(message as AIMessage) : undefined;
-    const compaction = message.additional_kwargs?.[COMPACTION_KWARG];
-    return {
-      id: ids[index]!,
-      role,
-      parts,
-      ...(usage ? { usage } : {}),
-      metadata: {
-        [ORIGINAL_MESSAGE_KEY]: { original: message },
-        ...(compaction !== undefined ? { compaction } : {}),
-      },
-    };
+    return rest;
   });
+}
+
+/** The core message of `message` with `id`: the one made before, if its id is still the same. */
+function convertOnce(message: BaseMessage, id: string, index: number, messages: readonly BaseMessage[]): Message {
+  const cached = converted.get(message);
+  if (cached !== undefined && cached.id === id) return cached;
+  const core = toCoreMessage(message, id, index, messages);
+  converted.set(message, core);
+  return core;
+}
+
+function toCoreMessage(message: BaseMessage, id: string, index: number, messages: readonly BaseMessage[]): Message {
+  const role = roleOf(message, index);
+  const parts = role === 'tool' ? [toolResultPart(message as ToolMessage, index, messages)] : contentParts(message);
+  if (role === 'assistant') {
+    for (const call of (message as AIMessage).tool_calls ?? []) {
+      parts.push({ type: 'tool-call', toolCallId: call.id ?? '', toolName: call.name, input: call.args });
+    }
+  }
+  projections.set(parts, message);
+  const usage = role === 'assistant' ? usageOf(message as AIMessage) : undefined;
+  const compaction = message.additional_kwargs?.[COMPACTION_KWARG];
+  return {
+    id,
+    role,
+    parts,
+    ...(usage ? { usage } : {}),
+    metadata: {
+      [ORIGINAL_MESSAGE_KEY]: { original: message },
+      ...(compaction !== undefined ? { compaction } : {}),
+    },
+  };
 }
 
 /** The LangChain message a core message was converted from, if any. */
@@ -102,15 +135,33 @@ function contentParts(message: BaseMessage): Part[] {
   });
 }
 
-function toolResultPart(message: ToolMessage, toolNames: ReadonlyMap<string, string>): Part {
+function toolResultPart(message: ToolMessage, index: number, messages: readonly BaseMessage[]): Part {
   const toolCallId = message.tool_call_id ?? '';
   return {
     type: 'tool-result',
     toolCallId,
-    toolName: message.name ?? toolNames.get(toolCallId) ?? '',
+    toolName: message.name ?? toolNameBefore(messages, index, toolCallId) ?? '',
     output: message.content,
     ...(message.status === 'error' ? { isError: true } : {}),
   };
+}
+
+/** The name of tool call `toolCallId` in the last assistant message before `index` that made it. */
+function toolNameBefore(messages: readonly BaseMessage[], index: number, toolCallId: string): string | undefined {
+  for (let before = index - 1; before >= 0; before -= 1) {
+    const message = messages[before]!;
+    if (!isAssistant(message)) continue;
+    const call = (message as AIMessage).tool_calls?.findLast((candidate) => (candidate.id ?? '') === toolCallId);
+    if (call) return call.name;
+  }
+  return undefined;
+}
+
+function isAssistant(message: BaseMessage): boolean {
+  const type = message.type as string;
+  return (
+    type === 'ai' || (type === 'generic' && chatRole((message as BaseMessage & { role?: string }).role) === 'assistant')
+  );
 }
 
 function usageOf(message: AIMessage): MessageUsage | undefined {
