@@ -26,7 +26,8 @@ export type CompactionProcessorOptions = {
   model?: string;
   /**
    * Counts the tokens of what was added since the provider last reported usage.
-   * @default tiktokenCounter('o200k_base')
+   * Each message is counted once per processor (counts are shared by its sessions).
+   * @default gptTokenizerCounter('o200k_base')
    */
   counter?: TokenCounter;
   /**

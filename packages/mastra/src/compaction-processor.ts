@@ -1,14 +1,9 @@
 import {
-  type CompactionSession,
-  createCompactionSession,
   getContextWindow,
   isContextOverflowError,
-  memoryStore,
+  type Message,
   type PreparedContext,
   resolveSettings,
-  type SessionStore,
-  type Summarizer,
-  structuredSummarizer,
 } from '@compaction/core';
 import type { MessageList } from '@mastra/core/agent/message-list';
 import type { LanguageModel as MastraLanguageModel } from '@mastra/core/llm';
@@ -26,12 +21,19 @@ import type { RequestContext } from '@mastra/core/request-context';
 import { buildPrompt } from './build-prompt.js';
 import type { CompactionProcessorOptions } from './compaction-processor-options.js';
 import { fromCoreMessages } from './from-core-messages.js';
-import { mastraSummarizer } from './mastra-summarizer.js';
 import { memoryThread } from './memory-thread.js';
+import { type ThreadSession, type ThreadSessions, threadSessions } from './thread-sessions.js';
 import { toCoreMessages } from './to-core-messages.js';
 
-/** One agent run's session. */
-type Run = { session: CompactionSession; ids: 'message' | 'content'; prepared?: PreparedContext };
+/** One agent run: its conversation's session and what the run last prepared. */
+type Run = {
+  thread: ThreadSession;
+  /** The core messages the last prepared context was made from: the first `length` of `messages`. */
+  input?: { messages: Message[]; length: number };
+  prepared?: PreparedContext;
+  /** Whether the session had a compaction state when `prepared` was made. */
+  compacted?: boolean;
+};
 
 /** What every hook that compacts has. */
 type HookArgs = {
@@ -70,16 +72,14 @@ export class CompactionProcessor implements Processor {
   readonly id: string;
   readonly name = 'Compaction';
   readonly #options: CompactionProcessorOptions;
-  readonly #store: SessionStore;
-  readonly #summarizer: Summarizer | undefined;
+  readonly #sessions: ThreadSessions;
   readonly #runs = new WeakMap<object, Run>();
 
   constructor(options: CompactionProcessorOptions = {}) {
     resolveSettings(options.settings, getContextWindow(options.model)); // throws InvalidSettingsError now, not mid-run
     this.id = options.id ?? 'compaction';
     this.#options = options;
-    this.#store = options.store ?? memoryStore();
-    this.#summarizer = options.summarizer === 'structured' ? structuredSummarizer() : options.summarizer;
+    this.#sessions = threadSessions(options);
   }
 
   /** Before the first model call: compacts the history the run is about to send. */
@@ -97,7 +97,7 @@ export class CompactionProcessor implements Processor {
   /** Sends the model the compacted context: summary plus recent messages (this call only). */
   async processLLMRequest(args: ProcessLLMRequestArgs): Promise<ProcessLLMRequestResult> {
     const run = await this.#prepare(args, args.model);
-    if (!run?.prepared || (await run.session.state()) === undefined) return undefined;
+    if (!run?.prepared || !run.compacted) return undefined;
     const view = fromCoreMessages(run.prepared.messages);
     return { prompt: await buildPrompt(view, { prompt: args.prompt, model: args.model, live: args.messageList }) };
   }
@@ -110,9 +110,15 @@ export class CompactionProcessor implements Processor {
     const usage = (finish?.payload as { output?: { usage?: { inputTokens?: unknown; outputTokens?: unknown } } })
       ?.output?.usage;
     if (typeof usage?.inputTokens !== 'number') return;
-    await run.session.recordUsage({
-      inputTokens: usage.inputTokens,
-      ...(typeof usage.outputTokens === 'number' ? { outputTokens: usage.outputTokens } : {}),
+    const inputTokens = usage.inputTokens;
+    await run.thread.exclusive(async () => {
+      // The session's last prepared context is another run's (runs of one thread overlapped): not this usage's.
+      if (run.thread.owner !== run) return;
+      await run.thread.session.recordUsage({
+        inputTokens,
+        ...(typeof usage.outputTokens === 'number' ? { outputTokens: usage.outputTokens } : {}),
+      });
+      run.input = undefined; // the next prepare must look at the usage
     });
   }
 
@@ -121,51 +127,64 @@ export class CompactionProcessor implements Processor {
     if (!isContextOverflowError(args.error)) return undefined;
     const run = this.#runs.get(args.state);
     if (!run) return undefined; // not in `inputProcessors`: the retried call could not be compacted
-    const recovered = await run.session.recoverFromOverflow(args.error, signalOption(args.abortSignal));
+    const recovered = await run.thread.exclusive(async () => {
+      const { session } = run.thread;
+      if (run.thread.owner !== run && run.input) {
+        const messages = run.input.messages.slice(0, run.input.length);
+        await run.thread.prepare(messages, signalOption(args.abortSignal));
+        run.thread.owner = run;
+      }
+      run.input = undefined;
+      return session.recoverFromOverflow(args.error, signalOption(args.abortSignal));
+    });
     return recovered ? { retry: true } : undefined;
   }
 
-  /** Brings the run's session in line with the message list and compacts if needed. */
+  /**
+   * Brings the run's session in line with the message list and compacts if needed.
+   * When neither the messages nor the session changed since the run's last prepare
+   * (`processLLMRequest` right after `processInputStep`), that context is reused.
+   */
   async #prepare(args: HookArgs, model: MastraLanguageModel | undefined): Promise<Run | undefined> {
-    if (!args.messageList) return undefined;
-    const messages = args.messageList.get.all.db();
+    const { messageList } = args;
+    if (!messageList) return undefined;
     let run = this.#runs.get(args.state);
     if (!run) {
-      run = this.#startRun(args.requestContext, args.messageList, model);
+      run = this.#startRun(args.requestContext, messageList, model);
       if (!run) return undefined;
       this.#runs.set(args.state, run);
     }
-    run.prepared = await run.session.prepare({
-      messages: toCoreMessages(messages, { ids: run.ids }),
-      ...signalOption(args.abortSignal),
+    const current = run;
+    const { thread } = current;
+    await thread.exclusive(async () => {
+      const messages = thread.coreMessages.convert(messageList.get.all.db());
+      const { input } = current;
+      const unchanged = input?.messages === messages && input.length === messages.length;
+      if (current.prepared && unchanged && thread.owner === current) return;
+      const length = messages.length;
+      current.input = undefined;
+      current.prepared = await thread.prepare(messages, signalOption(args.abortSignal));
+      current.compacted = (await thread.session.state()) !== undefined;
+      current.input = { messages, length };
+      thread.owner = current;
     });
-    return run;
+    return current;
   }
 
-  /** A session for this run, or undefined while the model it needs is not known yet. */
+  /** The run's conversation and its session, or undefined while the model it needs is not known yet. */
   #startRun(
     requestContext: RequestContext | undefined,
     messageList: MessageList,
     model: MastraLanguageModel | undefined,
   ): Run | undefined {
-    const summarizer = this.#summarizer ?? (model ? mastraSummarizer(model) : undefined);
     const modelId = this.#options.model ?? model?.modelId;
-    if (!summarizer || (modelId === undefined && this.#options.settings?.contextWindow === undefined)) return undefined;
+    if (this.#options.summarizer === undefined && !model) return undefined;
+    if (modelId === undefined && this.#options.settings?.contextWindow === undefined) return undefined;
     const thread = memoryThread(requestContext, messageList);
     const ids = thread.stored ? 'message' : 'content';
     const sessionId = thread.threadId ?? this.#options.sessionId ?? conversationId(messageList);
     if (sessionId === undefined) return undefined;
-    const session = createCompactionSession({
-      sessionId,
-      store: this.#store,
-      summarizer,
-      persistHistory: false,
-      ...(this.#options.settings ? { settings: this.#options.settings } : {}),
-      ...(modelId !== undefined ? { model: modelId } : {}),
-      ...(this.#options.counter ? { counter: this.#options.counter } : {}),
-      ...(this.#options.onEvent ? { onEvent: this.#options.onEvent } : {}),
-    });
-    return { session, ids };
+    return { thread: this.#sessions.get({ sessionId, ids, modelId, model }) };
   }
 }
 

@@ -1,4 +1,5 @@
 import { InvalidStateError } from '../errors/invalid-state-error.js';
+import { contentFingerprint } from '../messages/content-id.js';
 import { isPinned, isTurnStart } from '../messages/message-helpers.js';
 import type { Message, Part, ToolResultPart } from '../messages/types.js';
 import type { CompactionState } from './compaction-state.js';
@@ -25,10 +26,18 @@ export type BuildContextOptions = {
   acknowledge?: boolean;
 };
 
+/**
+ * Ties the ids of core's own messages to the summary's content, so they stay
+ * unique across conversations (token caches and frameworks key by id).
+ */
+function summaryTag(state: CompactionState): string {
+  return contentFingerprint(state.summary, state.firstKeptMessageId).slice(0, 12);
+}
+
 /** The summary as the user message the model sees. */
 export function summaryMessage(state: CompactionState): Message {
   return {
-    id: `compaction-summary-v${state.version}`,
+    id: `compaction-summary-v${state.version}-${summaryTag(state)}`,
     role: 'user',
     parts: [{ type: 'text', text: `${SUMMARY_PREFIX}\n\n${state.summary}\n\n${SUMMARY_SUFFIX}` }],
     metadata: { compaction: { type: 'summary', version: state.version, strategy: state.strategy } },
@@ -66,7 +75,7 @@ export function buildContext(
     const first = kept.find((message) => !isPinned(message));
     if ((options.acknowledge ?? true) && first && isTurnStart(first)) {
       context.push({
-        id: `compaction-ack-v${state.version}`,
+        id: `compaction-ack-v${state.version}-${summaryTag(state)}`,
         role: 'assistant',
         parts: [{ type: 'text', text: SUMMARY_ACKNOWLEDGEMENT }],
         metadata: { compaction: { type: 'acknowledgement', version: state.version } },

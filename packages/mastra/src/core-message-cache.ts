@@ -1,0 +1,162 @@
+import { contentFingerprint, type Message } from '@compaction/core';
+import type { MastraDBMessage } from '@mastra/core/agent/message-list';
+import { hasToolOutput } from './part-to-core.js';
+import { toCoreMessages } from './to-core-messages.js';
+
+/** The prefix of `chainedContentIds`' ids (its default). */
+const CONTENT_ID_PREFIX = 'm_';
+
+/** See {@link coreMessageCache}. */
+export type CoreMessageCache = {
+  /**
+   * `toCoreMessages(messages, { ids })`, converting only what changed since the
+   * last call. When messages were only added (or nothing changed), returns the
+   * last call's array with the new ones pushed; otherwise a new array. So a
+   * returned array is only ever appended to: its first `n` messages stay as they were.
+   */
+  convert(messages: readonly MastraDBMessage[]): Message[];
+};
+
+/**
+ * Mastra → core conversion for one conversation, called before every model call
+ * with the whole message list. The messages of the longest unchanged prefix since
+ * the last call keep their core messages (and content ids, which depend only on
+ * what comes before them); the rest is converted again.
+ *
+ * Between two calls a message can be replaced, added or removed, and Mastra
+ * changes some in place: it pushes or inserts parts, replaces a part, its
+ * `toolInvocation` or the `metadata` of the run's own messages, and adds a tool's
+ * result to the message that made the call. So a message counts as unchanged
+ * when it is the same object and — from the last user message on, or when it
+ * had a tool call without a result — has the same fields (`id`, `role`,
+ * `createdAt`, thread, `content` and its `parts` array, `metadata`, `content`,
+ * `toolInvocations`) and the same parts (each part object and each part's
+ * `toolInvocation` object), all by identity. Older messages are compared by
+ * identity only, so a call costs next to nothing per message. A change made in
+ * place in any other way (a part's `text` edited by a processor) is not seen;
+ * nor would core see it: a message's id stands for its content.
+ *
+ * @example
+ * ```ts
+ * const cache = coreMessageCache('message');
+ * const core = cache.convert(messageList.get.all.db());
+ * ```
+ */
+export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
+  const sources: MastraDBMessage[] = [];
+  const shapes: unknown[][] = [];
+  /** Whether each source had a tool call without its result: Mastra may add the result to it later. */
+  const pending: boolean[] = [];
+  /** After source `i`, how many core messages there are. */
+  const ends: number[] = [];
+  let core: Message[] = [];
+
+  return {
+    convert(messages) {
+      const common = Math.min(sources.length, messages.length);
+      // Before the last user message, only a message waiting for a tool's result can change in place.
+      const recent = Math.min(common, lastUserIndex(messages));
+      let same = 0;
+      while (same < recent && sources[same] === messages[same]) {
+        if (pending[same] && !sameShape(shapes[same]!, messages[same]!)) break;
+        same += 1;
+      }
+      if (same === recent) {
+        while (same < common && sources[same] === messages[same] && sameShape(shapes[same]!, messages[same]!))
+          same += 1;
+      }
+      if (same === messages.length && same === sources.length) return core;
+
+      if (same < sources.length) {
+        // A new array: the one returned before keeps its messages. (Only when shorter:
+        // setting an array's length drops its spare capacity, and the next push copies it.)
+        core = core.slice(0, same === 0 ? 0 : ends[same - 1]!);
+        sources.length = same;
+        shapes.length = same;
+        pending.length = same;
+        ends.length = same;
+      }
+      let previousId = core.at(-1)?.id;
+      for (let index = same; index < messages.length; index += 1) {
+        const message = messages[index]!;
+        for (const converted of toCoreMessages([message])) {
+          if (ids === 'content') {
+            // Chained exactly as `chainedContentIds` does: each id hashes the content with the id before it.
+            const seed = previousId === undefined ? '' : previousId.slice(CONTENT_ID_PREFIX.length);
+            previousId = `${CONTENT_ID_PREFIX}${contentFingerprint({ role: converted.role, parts: converted.parts }, seed)}`;
+            core.push({ ...converted, id: previousId });
+          } else {
+            core.push(converted);
+          }
+        }
+        sources.push(message);
+        shapes.push(shapeOf(message));
+        pending.push(message.content.parts.some((part) => part.type === 'tool-invocation' && !hasToolOutput(part)));
+        ends.push(core.length);
+      }
+      return core;
+    },
+  };
+}
+
+/** How many values of a message's own shape come before its parts'. */
+const HEAD = 11;
+
+/**
+ * What a message looks like to {@link coreMessageCache}: its own fields and its
+ * content's (by identity), then every part and, of a tool invocation, its
+ * `toolInvocation` object (by identity).
+ */
+function shapeOf(message: MastraDBMessage): unknown[] {
+  const { content } = message;
+  const shape: unknown[] = [
+    message.id,
+    message.role,
+    message.createdAt,
+    message.threadId,
+    message.resourceId,
+    message.type,
+    content,
+    content.parts,
+    content.metadata,
+    content.content,
+    content.toolInvocations,
+  ];
+  for (const part of content.parts) shape.push(part, part.type === 'tool-invocation' ? part.toolInvocation : undefined);
+  return shape;
+}
+
+/** The index of the last user message, or 0. */
+function lastUserIndex(messages: readonly MastraDBMessage[]): number {
+  for (let index = messages.length - 1; index > 0; index -= 1) if (messages[index]!.role === 'user') return index;
+  return 0;
+}
+
+/** Whether `message` still has `shape` (see {@link shapeOf}), without allocating. */
+function sameShape(shape: unknown[], message: MastraDBMessage): boolean {
+  const { content } = message;
+  const { parts } = content;
+  if (
+    shape.length !== HEAD + 2 * parts.length ||
+    shape[0] !== message.id ||
+    shape[1] !== message.role ||
+    shape[2] !== message.createdAt ||
+    shape[3] !== message.threadId ||
+    shape[4] !== message.resourceId ||
+    shape[5] !== message.type ||
+    shape[6] !== content ||
+    shape[7] !== parts ||
+    shape[8] !== content.metadata ||
+    shape[9] !== content.content ||
+    shape[10] !== content.toolInvocations
+  ) {
+    return false;
+  }
+  for (let index = 0; index < parts.length; index += 1) {
+    const part = parts[index]!;
+    if (shape[HEAD + 2 * index] !== part) return false;
+    if (shape[HEAD + 2 * index + 1] !== (part.type === 'tool-invocation' ? part.toolInvocation : undefined))
+      return false;
+  }
+  return true;
+}
