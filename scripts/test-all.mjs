@@ -28,7 +28,12 @@ const failed = [];
 for (const [name, command, args, env] of steps) {
   process.stdout.write(`\n▶ ${name}: ${command} ${args.join(' ')}\n`);
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', shell: false, env: { ...process.env, ...env } });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    shell: false,
+    env: { ...process.env, ...env },
+  });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (result.status !== 0) {
     failed.push(name);
