@@ -306,6 +306,35 @@ describe('createCompactionSession', () => {
     expect(prepared.tokens).toBeGreaterThan(600);
   });
 
+  it('skips exact counting before a call far below the trigger, and counts when it matters', async () => {
+    const counted: string[] = [];
+    const counting = { name: 'counting', countText: (text: string) => (counted.push(text), counter.countText(text)) };
+    const session = createCompactionSession({
+      sessionId: 's',
+      counter: counting,
+      settings: { contextWindow: 100_000, reserveTokens: 1_000, keepRecentTokens: 2_000, trigger: 0.8 },
+    });
+    const c = conversation();
+    await session.append(c.user('first question'));
+    await session.prepare();
+    await session.recordUsage({ inputTokens: 1_000 });
+    counted.length = 0;
+    await session.append(c.assistant('an answer'));
+    await session.append(c.user('a second question'));
+    const prepared = await session.prepare();
+    expect(counted).toEqual([]); // far below the trigger: nothing counted before the call
+    expect(prepared.tokens).toBeGreaterThan(1_000); // reading the figure counts exactly
+    expect(counted).toContain('a second question');
+    counted.length = 0;
+    await session.recordUsage({ inputTokens: 1_030 });
+    // Near the trigger the exact path runs before the call.
+    await session.append(c.user(words(70_000)));
+    counted.length = 0;
+    const near = await session.prepare();
+    expect(counted.length).toBeGreaterThan(0);
+    expect(near.compaction).toBeUndefined();
+  });
+
   it('clear() forgets history and state', async () => {
     const store = memoryStore();
     const session = createCompactionSession({ sessionId: 's', settings, counter, store });

@@ -9,7 +9,7 @@ import { resolveSettings, triggerTokens } from '../settings/compaction-settings.
 import { memoryStore } from '../store/memory-store.js';
 import type { SessionRecord, UsageRecord } from '../store/session-store.js';
 import { structuredSummarizer } from '../summarize/index.js';
-import { createTokenCache, gptTokenizerCounter, updateCalibration } from '../tokens/index.js';
+import { createTokenCache, gptTokenizerCounter, maxMessageTokens, updateCalibration } from '../tokens/index.js';
 import type {
   CompactionEvent,
   CompactionResult,
@@ -19,6 +19,12 @@ import type {
   PreparedContext,
   SessionStats,
 } from './types.js';
+
+/**
+ * A call whose upper-bound estimate is under this share of the trigger skips exact
+ * counting before the model call (see `fastUpperBound`).
+ */
+const LAZY_COUNT_SHARE = 0.8;
 
 /** Growth (counted tokens) between two calls below which no calibration sample is taken. */
 const MIN_CALIBRATION_GROWTH = 500;
@@ -83,7 +89,8 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
         historyLength: number;
         contextMessageCount: number;
         stateVersion: number;
-        counted: number;
+        /** Counted tokens of that context, or how to count them when they were not needed yet. */
+        counted: number | (() => number);
         lastMessageId?: string;
       }
     | undefined;
@@ -209,13 +216,16 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     await store.saveRecord(sessionId, record);
   }
 
-  function countedTokens(): number {
+  function countedTokens(upTo = history.length): number {
     const stateVersion = version();
-    if (counted && counted.version === stateVersion && counted.length <= history.length) {
-      for (let index = counted.length; index < history.length; index += 1)
-        counted.tokens += cache.count(history[index]!);
-      counted.length = history.length;
+    if (counted && counted.version === stateVersion && counted.length <= upTo) {
+      for (let index = counted.length; index < upTo; index += 1) counted.tokens += cache.count(history[index]!);
+      counted.length = upTo;
       return counted.tokens;
+    }
+    if (upTo < history.length) {
+      // Only after a branch switch or a compaction: count that prefix on its own.
+      return contextTokens(history.slice(0, upTo), record.state, cache.count, counter);
     }
     counted = {
       version: stateVersion,
@@ -260,6 +270,24 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       usage.historyLength === 0 ||
       history[usage.historyLength - 1]?.id === usage.lastMessageId
     );
+  }
+
+  /**
+   * A cheap upper bound of the estimate, for calls far from the trigger: the
+   * provider's report for the current context plus a strict bound on what was
+   * appended since (a byte-level BPE token covers at least one UTF-8 byte, and a
+   * UTF-16 unit is at most three bytes). Messages counted already use their count.
+   * Undefined without a report for this history (then the exact path runs).
+   */
+  function fastUpperBound(): number | undefined {
+    const usage = record.usage;
+    if (!usage || usage.stateVersion !== version() || !coversHistory(usage) || overflowSuspected) return undefined;
+    let added = 0;
+    for (let index = usage.historyLength; index < history.length; index += 1) {
+      const message = history[index]!;
+      added += cache.peek?.(message.id) ?? maxMessageTokens(message);
+    }
+    return usage.inputTokens + Math.ceil(added * Math.max(1, ratio()));
   }
 
   function ratio(): number {
@@ -448,6 +476,32 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
         await saveRecord();
       }
       return singleFlight(async (): Promise<PreparedContext> => {
+        const bound = fastUpperBound();
+        if (
+          bound !== undefined &&
+          bound <= limit * LAZY_COUNT_SHARE &&
+          record.stuckAtHistoryLength !== history.length
+        ) {
+          // Far below the trigger even at the upper bound: no decision needs exact counts
+          // now. They are taken when read (`tokens`) or when the usage is recorded.
+          const messages = currentContext().slice();
+          const historyLength = history.length;
+          let tokens: number | undefined;
+          prepared = {
+            historyLength,
+            contextMessageCount: messages.length,
+            stateVersion: version(),
+            counted: () => countedTokens(historyLength),
+            ...(historyLength > 0 ? { lastMessageId: history[historyLength - 1]!.id } : {}),
+          };
+          return {
+            messages,
+            get tokens() {
+              tokens ??= estimateTokens();
+              return tokens;
+            },
+          };
+        }
         let compaction: CompactionResult | undefined;
         if (shouldAutoCompact(estimateTokens())) {
           await adoptNewerStoredState();
@@ -470,12 +524,14 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       await load();
       if (!prepared || usage.inputTokens === undefined || !(usage.inputTokens > 0)) return;
       if (isUsageOverflow(usage, settings.contextWindow)) overflowSuspected = true;
+      if (typeof prepared.counted === 'function') prepared = { ...prepared, counted: prepared.counted() };
+      const preparedCounted = prepared.counted as number;
       const previous = record.usage;
       let calibration = record.calibration;
       // The ratio is learned from growth between two calls on the same compaction
       // version, so that fixed overhead (tool definitions) does not skew it.
       if (previous?.countedTokens !== undefined && previous.stateVersion === prepared.stateVersion) {
-        const grownCounted = prepared.counted - previous.countedTokens;
+        const grownCounted = preparedCounted - previous.countedTokens;
         const grownReported = usage.inputTokens - previous.inputTokens;
         if (grownCounted >= MIN_CALIBRATION_GROWTH) {
           const updated = updateCalibration(calibration?.[modelKey], grownReported, grownCounted);
@@ -489,7 +545,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
           contextMessageCount: prepared.contextMessageCount,
           historyLength: prepared.historyLength,
           stateVersion: prepared.stateVersion,
-          countedTokens: prepared.counted,
+          countedTokens: preparedCounted,
           ...(prepared.lastMessageId !== undefined ? { lastMessageId: prepared.lastMessageId } : {}),
         },
         ...(calibration !== undefined ? { calibration } : {}),

@@ -8,6 +8,8 @@ export type TokenCache = {
   readonly counter: TokenCounter;
   /** Tokens of `message` (`countMessageTokens`), counted once per id. */
   count(message: Message): number;
+  /** The cached count of a message id, without counting (optional: an optimization). */
+  peek?(id: string): number | undefined;
   /** Drops the count of one message id (e.g. a message removed from the history). */
   forget(id: string): void;
   /** How many message ids are cached. */
@@ -46,6 +48,9 @@ export function createTokenCache(counter: TokenCounter, options: { maxEntries?: 
         counts.set(message.id, tokens);
       }
       return tokens;
+    },
+    peek(id) {
+      return counts.get(id);
     },
     forget(id) {
       counts.delete(id);

@@ -10,6 +10,7 @@ export { createTokenCache, type TokenCache } from './create-token-cache.js';
 export { type EstimateContextOptions, estimateContextTokens, type LastUsage } from './estimate-context-tokens.js';
 export { gptTokenizerCounter } from './gpt-tokenizer-counter.js';
 export { heuristicCounter } from './heuristic-counter.js';
+export { maxMessageTokens } from './max-message-tokens.js';
 export { type TiktokenEncoding, tiktokenCounter } from './tiktoken-counter.js';
 export type { TokenCounter } from './token-counter.js';
 export { CALIBRATION_ALPHA, updateCalibration } from './update-calibration.js';
