@@ -42,6 +42,8 @@ export type CorePrepareResult = ResultHeader & {
       | 'prepareNoNewMessage'
       | 'prepareOneNewMessage'
       | 'prepareMessagesOneNew'
+      | 'prepareWithUsage'
+      | 'recordUsage'
       | 'coldCount'
       | 'coldPrepare',
       Stats
@@ -84,6 +86,8 @@ function renderCore(core: CorePrepareResult | undefined): string[] {
     ['… of which: counting the new message', 'countOneMessage'],
     ['`prepare()`, nothing new', 'prepareNoNewMessage'],
     ['`prepare({ messages })` with one new message (the adapters’ path)', 'prepareMessagesOneNew'],
+    ['`append` + `prepare()`, one new message, provider usage reported after each call', 'prepareWithUsage'],
+    ['… `recordUsage()` after the call (where the exact count then happens)', 'recordUsage'],
     ['counting the whole history cold (one-off)', 'coldCount'],
     ['first `prepare()` of a new session over it (one-off)', 'coldPrepare'],
   ];
@@ -106,6 +110,11 @@ function renderCore(core: CorePrepareResult | undefined): string[] {
     lines.push(
       `- Target ≤ ${ms(core.targetMs)} median per call at ${int(small.messages)} messages: ${verdict(perCall <= core.targetMs)} — ${ms(perCall)} with one new message, of which counting that message (${core.counter}) is ${ms(counting)} (${Math.round((counting / perCall) * 100)}%); with nothing new to count, ${ms(engine)}.`,
       `- No growth to ${int(large.messages)} messages: ${verdict(growth <= FLAT)} with one new message (${ms(perCall)} → ${ms(large.rows.prepareOneNewMessage.median)}, ${times(growth)}); with nothing new ${ms(engine)} → ${ms(large.rows.prepareNoNewMessage.median)} (${times(engineGrowth)}).`,
+      ...(small.rows.prepareWithUsage && large.rows.prepareWithUsage
+        ? [
+            `- With provider usage reported after each call (every adapter records it), a call far below the trigger is cleared by a strict upper bound and counts nothing before the model call: ${verdict(small.rows.prepareWithUsage.median <= core.targetMs)} ${ms(small.rows.prepareWithUsage.median)} at ${int(small.messages)} messages, ${ms(large.rows.prepareWithUsage.median)} at ${int(large.messages)} (${times(large.rows.prepareWithUsage.median / small.rows.prepareWithUsage.median)}). The exact count of the new message moves to \`recordUsage()\`, after the model answered: ${ms(small.rows.recordUsage.median)}.`,
+          ]
+        : []),
       `- Counting a history cold is the one-off price of a session that starts without counts: ${ms(small.rows.coldCount.median)} at ${int(small.messages)} messages, ${ms(large.rows.coldCount.median)} at ${int(large.messages)}.`,
       '',
     );

@@ -20,6 +20,8 @@ export type MeasureOptions = {
   warmup?: number;
   /** Runs before each call, not timed (tinybench `beforeEach`). */
   beforeEach?: () => unknown;
+  /** Runs after each call, not timed (tinybench `afterEach`). */
+  afterEach?: () => unknown;
   /**
    * Whether `fn` returns a promise to await. Set, so tinybench does not call
    * `fn` an extra time to find out. @default true
@@ -47,6 +49,7 @@ export async function measure(name: string, fn: () => unknown, options: MeasureO
   const taskOptions: FnOptions = {
     async: options.async ?? true,
     ...(options.beforeEach ? { beforeEach: async () => void (await options.beforeEach?.()) } : {}),
+    ...(options.afterEach ? { afterEach: async () => void (await options.afterEach?.()) } : {}),
   };
   bench.add(name, fn, taskOptions);
   await bench.run();

@@ -38,6 +38,8 @@ type SizeResult = {
     prepareNoNewMessage: Stats;
     prepareOneNewMessage: Stats;
     prepareMessagesOneNew: Stats;
+    prepareWithUsage: Stats;
+    recordUsage: Stats;
     coldCount: Stats;
     coldPrepare: Stats;
   };
@@ -81,6 +83,42 @@ for (const size of SIZES) {
       return checkNotCompacted(await session.prepare());
     },
     { samples: samples(300) },
+  );
+
+  // The usual agent loop: the provider reports usage after every call, so a call far below
+  // the trigger is cleared by an upper bound and counts nothing before the model call; the
+  // exact count moves to `recordUsage`, after the model answered (timed on its own).
+  const loopSession = createCompactionSession({ sessionId: `bench-loop-${size}`, settings: SETTINGS, counter });
+  await loopSession.append(history);
+  await loopSession.recordUsage({ inputTokens: (await loopSession.prepare()).tokens });
+  let reported = (await loopSession.stats()).contextTokens;
+  const prepareWithUsage = await measure(
+    'append(one message) + prepare(), usage reported',
+    async () => {
+      await loopSession.append(appendedMessage(next++));
+      return checkNotCompacted(await loopSession.prepare());
+    },
+    {
+      samples: samples(300),
+      afterEach: async () => {
+        reported += 258;
+        await loopSession.recordUsage({ inputTokens: reported });
+      },
+    },
+  );
+  const recordUsage = await measure(
+    'recordUsage() after a call',
+    async () => {
+      reported += 258;
+      await loopSession.recordUsage({ inputTokens: reported });
+    },
+    {
+      samples: samples(300),
+      beforeEach: async () => {
+        await loopSession.append(appendedMessage(next++));
+        checkNotCompacted(await loopSession.prepare());
+      },
+    },
   );
 
   // The adapters' way: the framework re-sends its whole history, `prepare({ messages })` syncs it.
@@ -132,7 +170,16 @@ for (const size of SIZES) {
     tokens,
     tokensPerMessage: Math.round(tokens / history.length),
     appendedTokens,
-    rows: { countOneMessage, prepareNoNewMessage, prepareOneNewMessage, prepareMessagesOneNew, coldCount, coldPrepare },
+    rows: {
+      countOneMessage,
+      prepareNoNewMessage,
+      prepareOneNewMessage,
+      prepareMessagesOneNew,
+      prepareWithUsage,
+      recordUsage,
+      coldCount,
+      coldPrepare,
+    },
   });
 }
 
