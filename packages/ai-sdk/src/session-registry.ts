@@ -1,8 +1,10 @@
-import { type CompactionSession, createCompactionSession, memoryStore } from '@compaction/core';
+import { type CompactionSession, createCompactionSession, memoryStore, sharedTokenCache } from '@compaction/core';
 import type { AiSdkModel } from './as-language-model.js';
 import type { CompactionOptions } from './compaction-options.js';
 import { resolveSummarizer } from './resolve-summarizer.js';
-import { sharedTokenCache } from './shared-token-cache.js';
+
+/** How many per-message token counts the process keeps per counter for the AI SDK; the oldest go first. */
+export const MAX_SHARED_TOKEN_COUNTS = 100_000;
 
 /** How many sessions one middleware keeps in memory; the least recently used one goes first. */
 export const MAX_CACHED_SESSIONS = 100;
@@ -18,13 +20,14 @@ export type SessionRegistry = {
  * of a compaction that could not help, overflow suspected from usage) and token
  * counts carry from one call to the next. The AI SDK re-sends the history, so
  * sessions do not persist it (`persistHistory: false`); the store holds the state.
- * Sessions count tokens through the process-wide `sharedTokenCache` of the
- * counter, so a new session for a conversation seen before does not count again.
+ * Sessions count tokens through core's process-wide `sharedTokenCache` of the
+ * counter (ids here are content ids), so a new session for a conversation seen
+ * before — evicted, under another model id, or in a second middleware — does not count again.
  */
 export function sessionRegistry(options: CompactionOptions): SessionRegistry {
   const store = options.store ?? memoryStore();
   const sessions = new Map<string, CompactionSession>();
-  const tokenCache = sharedTokenCache(options.counter);
+  const tokenCache = sharedTokenCache(options.counter, { maxEntries: MAX_SHARED_TOKEN_COUNTS });
   return {
     get(sessionId, model) {
       const modelId = typeof model === 'string' ? model : model.modelId;

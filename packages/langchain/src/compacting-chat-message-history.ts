@@ -10,6 +10,7 @@ import {
   memoryStore,
   resolveSettings,
   type SessionStore,
+  sharedTokenCache,
   type TokenCounter,
 } from '@compaction/core';
 import { BaseListChatMessageHistory } from '@langchain/core/chat_history';
@@ -20,7 +21,6 @@ import { extendFromCore } from './from-core-messages.js';
 import { assignMessageIds, hasId, messageIds } from './message-ids.js';
 import { type ObservedStore, observedStore } from './observed-store.js';
 import { resolveSummarizer, type SummarizerOption } from './resolve-summarizer.js';
-import { tokenCacheFor } from './shared-token-cache.js';
 import { extendToCore } from './to-core-messages.js';
 
 /** The part of a LangChain chat history that {@link CompactingChatMessageHistory} wraps. */
@@ -198,7 +198,7 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
       sessionId: this.sessionId,
       summarizer: resolveSummarizer(this.#options.summarizer ?? 'structured'),
       persistHistory: false,
-      tokenCache: tokenCacheFor(counter),
+      tokenCache: sharedTokenCache(counter, { keyByContent: true }),
       ...(settings ? { settings } : {}),
       ...(model ? { model } : {}),
       ...(onEvent ? { onEvent } : {}),

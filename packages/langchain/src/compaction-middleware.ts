@@ -6,6 +6,7 @@ import {
   type Message,
   resolveSettings,
   type SessionRecord,
+  sharedTokenCache,
   type TokenCounter,
 } from '@compaction/core';
 import { type AIMessage, type BaseMessage, RemoveMessage } from '@langchain/core/messages';
@@ -19,7 +20,6 @@ import { modelIdOf } from './model-id-of.js';
 import { profileContextWindow } from './profile-context-window.js';
 import { COMPACTION_REQUEST_KEY, COMPACTION_STATE_KEY, type CompactionRequest } from './request-compaction.js';
 import { resolveSummarizer, type SummarizerOption } from './resolve-summarizer.js';
-import { tokenCacheFor } from './shared-token-cache.js';
 import { canReuse, type ThreadSession, threadSession, threadSessions } from './thread-sessions.js';
 import { extendToCore } from './to-core-messages.js';
 
@@ -99,7 +99,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
   const { settings, mode = 'context' } = options;
   if (settings?.contextWindow !== undefined) resolveSettings(settings, settings.contextWindow); // fail at setup, not mid-run
   // Shared by every call, thread and middleware: a call counts only the messages no call counted before.
-  const tokenCache = tokenCacheFor(options.counter);
+  const tokenCache = sharedTokenCache(options.counter, { keyByContent: true });
   const sessions = threadSessions();
   return createMiddleware({
     name: options.name ?? 'CompactionMiddleware',

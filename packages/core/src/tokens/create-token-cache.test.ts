@@ -57,6 +57,21 @@ describe('createTokenCache', () => {
     expect(cache.size).toBe(2);
   });
 
+  it('keyed by content, counts other content under the same id apart (a replaced message, another conversation)', () => {
+    const counted: string[] = [];
+    const counter = { name: 'counting', countText: (value: string) => counted.push(value) && value.length };
+    const cache = createTokenCache(counter, { keyByContent: true });
+    const mine = { id: 'm1', role: 'user' as const, parts: [{ type: 'text' as const, text: 'short' }] };
+    const theirs = { ...mine, parts: [{ type: 'text' as const, text: 'a much longer text under the same id' }] };
+    const tokens = cache.count(mine);
+    expect(cache.count(theirs)).toBeGreaterThan(tokens);
+    expect(cache.count({ ...mine })).toBe(tokens);
+    expect(counted).toEqual(['short', 'a much longer text under the same id']);
+    expect(cache.peek).toBeUndefined();
+    cache.forget('m1');
+    expect(cache.size).toBe(0);
+  });
+
   it('exposes the counter it was built with', () => {
     const counter = recordingCounter();
     expect(createTokenCache(counter).counter).toBe(counter);

@@ -1,3 +1,4 @@
+import { contentFingerprint } from '../messages/content-id.js';
 import type { Message } from '../messages/types.js';
 import { countMessageTokens } from './count-message-tokens.js';
 import type { TokenCounter } from './token-counter.js';
@@ -14,6 +15,22 @@ export type TokenCache = {
   forget(id: string): void;
   /** How many message ids are cached. */
   readonly size: number;
+};
+
+/** Options of {@link createTokenCache}. */
+export type TokenCacheOptions = {
+  /**
+   * How many counts to keep; beyond it the oldest go first.
+   * @default unbounded
+   */
+  maxEntries?: number;
+  /**
+   * Key counts by id *and* content fingerprint (computed once per message object)
+   * instead of by id alone — for frameworks that replace a message under its id
+   * (LangGraph) or where conversations may reuse ids. `peek` is then unavailable.
+   * @default false
+   */
+  keyByContent?: boolean;
 };
 
 /**
@@ -34,29 +51,43 @@ export type TokenCache = {
  * const total = history.reduce((sum, message) => sum + cache.count(message), 0);
  * ```
  */
-export function createTokenCache(counter: TokenCounter, options: { maxEntries?: number } = {}): TokenCache {
+export function createTokenCache(counter: TokenCounter, options: TokenCacheOptions = {}): TokenCache {
   const counts = new Map<string, number>();
   const maxEntries = options.maxEntries ?? Number.POSITIVE_INFINITY;
-  return {
+  const contentKeys = options.keyByContent ? new WeakMap<Message, string>() : undefined;
+  const keyOf = (message: Message): string => {
+    if (!contentKeys) return message.id;
+    let key = contentKeys.get(message);
+    if (key === undefined) {
+      key = `${message.id}\u0000${contentFingerprint([message.role, message.parts])}`;
+      contentKeys.set(message, key);
+    }
+    return key;
+  };
+  const cache: TokenCache = {
     counter,
     count(message) {
-      let tokens = counts.get(message.id);
+      const key = keyOf(message);
+      let tokens = counts.get(key);
       if (tokens === undefined) {
         tokens = countMessageTokens(message, counter);
         // Oldest first out: a Map iterates in insertion order.
         if (counts.size >= maxEntries) counts.delete(counts.keys().next().value as string);
-        counts.set(message.id, tokens);
+        counts.set(key, tokens);
       }
       return tokens;
     },
-    peek(id) {
-      return counts.get(id);
-    },
     forget(id) {
-      counts.delete(id);
+      if (!contentKeys) {
+        counts.delete(id);
+        return;
+      }
+      for (const key of counts.keys()) if (key.startsWith(`${id}\u0000`)) counts.delete(key);
     },
     get size() {
       return counts.size;
     },
   };
+  if (!contentKeys) cache.peek = (id) => counts.get(id);
+  return cache;
 }

@@ -1,10 +1,10 @@
-import { heuristicCounter, type TokenCounter } from '@compaction/core';
+import { heuristicCounter, sharedTokenCache, type TokenCounter } from '@compaction/core';
 import { generateText, type ModelMessage, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { conversation, textResult } from './__fixtures__/model-fixtures.js';
 import { compactionMiddleware } from './compaction-middleware.js';
-import { sharedTokenCache } from './shared-token-cache.js';
+import { MAX_SHARED_TOKEN_COUNTS } from './session-registry.js';
 
 /** A heuristic counter that records how many texts it counted, under a name of its own. */
 function countingCounter(name: string): TokenCounter & { counted: number } {
@@ -29,11 +29,16 @@ function wrapped(counter: TokenCounter) {
 
 describe('sharedTokenCache', () => {
   it('is one cache per counter name for the whole process', () => {
+    const options = { maxEntries: MAX_SHARED_TOKEN_COUNTS };
     const counter = countingCounter('shared-token-cache-names');
-    expect(sharedTokenCache(counter)).toBe(sharedTokenCache(countingCounter('shared-token-cache-names')));
-    expect(sharedTokenCache(counter).counter).toBe(counter);
-    expect(sharedTokenCache(counter)).not.toBe(sharedTokenCache(countingCounter('shared-token-cache-other')));
-    expect(sharedTokenCache().counter.name).toBe('gpt-tokenizer-o200k_base');
+    expect(sharedTokenCache(counter, options)).toBe(
+      sharedTokenCache(countingCounter('shared-token-cache-names'), options),
+    );
+    expect(sharedTokenCache(counter, options).counter).toBe(counter);
+    expect(sharedTokenCache(counter, options)).not.toBe(
+      sharedTokenCache(countingCounter('shared-token-cache-other'), options),
+    );
+    expect(sharedTokenCache(undefined, options).counter.name).toBe('gpt-tokenizer-o200k_base');
   });
 
   it('spares a second middleware counting a conversation the first one counted', async () => {
