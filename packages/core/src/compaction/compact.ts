@@ -210,7 +210,7 @@ export async function compact(
     summary,
     firstKeptMessageId: messages[plan.firstKeptIndex]!.id,
     summarizedRange: { fromIndex: 0, toIndex: plan.firstKeptIndex - 1, messageCount: plan.firstKeptIndex },
-    prunedToolCallIds: (previous?.prunedToolCallIds ?? []).filter((id) => keptHasToolCall(plan.keptMessages, id)),
+    prunedToolCallIds: keptToolResults(plan.keptMessages, previous?.prunedToolCallIds ?? []),
     fileOps,
     tokensBefore,
     tokensAfter: 0,
@@ -322,8 +322,12 @@ function sumTokens(messages: readonly Message[], countTokens: (message: Message)
   return total;
 }
 
-function keptHasToolCall(kept: readonly Message[], toolCallId: string): boolean {
-  return kept.some((message) =>
-    message.parts.some((part) => part.type === 'tool-result' && part.toolCallId === toolCallId),
-  );
+/** The ids among `toolCallIds` whose results are still in the kept messages (one pass over them). */
+function keptToolResults(kept: readonly Message[], toolCallIds: readonly string[]): string[] {
+  if (toolCallIds.length === 0) return [];
+  const results = new Set<string>();
+  for (const message of kept) {
+    for (const part of message.parts) if (part.type === 'tool-result') results.add(part.toolCallId);
+  }
+  return toolCallIds.filter((id) => results.has(id));
 }

@@ -131,13 +131,11 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     const built = buildContext(history, record.state);
     // Without a state the builder may return the history array itself, which grows in place.
     const messages = built === history ? history.slice() : built;
-    const clean =
-      repairToolPairs(messages) === messages &&
-      !messages.some(
-        (message) =>
-          message.metadata?.compaction !== undefined &&
-          (message.metadata.compaction as { type?: string }).type === 'synthetic-result',
-      );
+    // The builder's output is repaired already; it can take appended messages as they
+    // are unless a repair gave a call a synthetic result that a real one may follow.
+    const clean = !messages.some(
+      (message) => (message.metadata?.compaction as { type?: string } | undefined)?.type === 'synthetic-result',
+    );
     contextCache = { version: version(), branch, length: history.length, clean, messages };
     return messages;
   }
