@@ -125,10 +125,8 @@ export async function compact(
   options: CompactOptions = {},
 ): Promise<CompactionResult | undefined> {
   const { previous } = options;
-  const settings =
-    options.settings && 'contextWindow' in options.settings && typeof options.settings.contextWindow === 'number'
-      ? resolveSettings(options.settings, options.settings.contextWindow)
-      : resolveSettings(options.settings, getContextWindow(options.model));
+  // An explicit `settings.contextWindow` wins over the model's; `resolveSettings` applies that.
+  const settings = resolveSettings(options.settings, getContextWindow(options.model));
   const counter = options.counter ?? gptTokenizerCounter();
   const countTokens = options.countTokens ?? createTokenCache(counter).count;
   const summarizers = fallbackChain(options.summarizer);
