@@ -74,7 +74,7 @@ describe('demo', () => {
     const run = await runCli(['demo', '--fixtures', '/nonexistent/fixtures']);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'error: fixtures folder not found: /nonexistent/fixtures; pass --fixtures <dir> with the Claude Code transcripts (shared/fixtures/claude-code)\n',
+      'error: fixtures folder not found: /nonexistent/fixtures; pass --fixtures <dir> with the Claude Code transcripts (fixtures/claude-code)\n',
     );
   });
 });

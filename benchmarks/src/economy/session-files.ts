@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The recorded Claude Code sessions: `<repo>/../shared/fixtures/claude-code/`. */
-export const FIXTURES_DIR = fileURLToPath(new URL('../../../../shared/fixtures/claude-code/', import.meta.url));
+/** The recorded Claude Code sessions: `<repo>/fixtures/claude-code/`. */
+export const FIXTURES_DIR = fileURLToPath(new URL('../../../fixtures/claude-code/', import.meta.url));
 
 /** The fixtures `BENCH_TINY=1` runs on. */
 export const TINY_SESSION_FILES: readonly string[] = ['short.jsonl', 'tool_heavy.jsonl'];

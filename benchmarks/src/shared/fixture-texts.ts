@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The recorded Claude Code sessions shared by every engineer: `<repo>/../shared/fixtures/claude-code/`. */
-export const FIXTURES_DIR = fileURLToPath(new URL('../../../../shared/fixtures/claude-code/', import.meta.url));
+/** The recorded Claude Code sessions `<repo>/fixtures/claude-code/`. */
+export const FIXTURES_DIR = fileURLToPath(new URL('../../../fixtures/claude-code/', import.meta.url));
 
 /** One piece of text of a recorded session, with what kind of content it was. */
 export type FixtureText = { kind: 'prose' | 'tool-input' | 'tool-output'; text: string };

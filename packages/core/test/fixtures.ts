@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
- * The shared recorded Claude Code sessions (`<repo>/../shared/fixtures/claude-code/`,
- * beside the repository both locally and in CI).
+ * The recorded Claude Code sessions carried by the repository (`<repo>/fixtures/claude-code/`,
+ * MIT, see the LICENSE there).
  */
-export const claudeCodeFixturesDir = new URL('../../../../shared/fixtures/claude-code/', import.meta.url);
+export const claudeCodeFixturesDir = new URL('../../../fixtures/claude-code/', import.meta.url);
 
 /** The text of one recorded session, e.g. `claudeCodeFixture('short.jsonl')`. */
 export function claudeCodeFixture(name: string): string {

@@ -6,9 +6,9 @@ export const APP_DIR = fileURLToPath(new URL('../../', import.meta.url));
 /** The repository's root folder. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** The shared Claude Code transcripts: `<repo>/../shared/fixtures/claude-code/`. */
+/** The shared Claude Code transcripts: `<repo>/fixtures/claude-code/`. */
 export const DEFAULT_FIXTURES_DIR = fileURLToPath(
-  new URL('../../../../../shared/fixtures/claude-code/', import.meta.url),
+  new URL('../../../../fixtures/claude-code/', import.meta.url),
 );
 
 /** Where the HTML report goes unless `--out` says otherwise: `apps/demo/out/report.html`. */

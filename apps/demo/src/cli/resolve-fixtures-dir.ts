@@ -5,7 +5,7 @@ import { CliError } from './cli-error.js';
 
 /**
  * The folder of Claude Code fixtures: `--fixtures` when given, else
- * `<repo>/../shared/fixtures/claude-code/`.
+ * `<repo>/fixtures/claude-code/`.
  *
  * @throws CliError when the folder does not exist.
  */
@@ -13,7 +13,7 @@ export function resolveFixturesDir(flag?: string): string {
   const dir = resolve(flag ?? DEFAULT_FIXTURES_DIR);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new CliError(
-      `fixtures folder not found: ${dir}; pass --fixtures <dir> with the Claude Code transcripts (shared/fixtures/claude-code)`,
+      `fixtures folder not found: ${dir}; pass --fixtures <dir> with the Claude Code transcripts (fixtures/claude-code)`,
     );
   }
   return dir;
