@@ -1,5 +1,6 @@
 import type { FilePart, Message, Part, Role } from '../messages/types.js';
 import { cutText } from './cut-text.js';
+import { escapeFraming } from './escape-framing.js';
 import { isErrorOutput, safeJson, toolOutputText } from './tool-output-text.js';
 
 /** How {@link serializeConversation} renders messages. */
@@ -41,7 +42,10 @@ const ROLE_LABELS: Record<Role, string> = {
  * ```
  *
  * Tool errors read `[Tool error]: …`, files and images `[File: name (mediaType)]`, system
- * messages `[System]: …`. Reasoning is left out unless `includeReasoning` is set. The
+ * messages `[System]: …`. Every piece of message data goes through `escapeFraming`, so no
+ * text, tool output, argument or name can close the transcript (`</conversation>` in any
+ * spelling) or start a line that reads as a turn (`[User]: …`): the only turn markers at
+ * the start of a line are the serializer's own. Reasoning is left out unless `includeReasoning` is set. The
  * serializer only reads: it never changes a message, so reasoning stays in the history
  * and the kept context untouched. The engine never summarizes the latest turn's reasoning:
  * it reaches the model verbatim in the kept messages (a split turn's prefix is serialized
@@ -62,7 +66,7 @@ export function serializeConversation(
   for (const message of messages) {
     let text: string[] = [];
     const flushText = () => {
-      if (text.length > 0) lines.push(`${ROLE_LABELS[message.role]}: ${text.join('\n\n')}`);
+      if (text.length > 0) lines.push(`${ROLE_LABELS[message.role]}: ${escapeFraming(text.join('\n\n'))}`);
       text = [];
     };
     for (const part of message.parts) {
@@ -76,7 +80,7 @@ export function serializeConversation(
     }
     flushText();
   }
-  const body = lines.map(escapeClosingTag).join('\n');
+  const body = lines.join('\n');
   return body ? `<conversation>\n${body}\n</conversation>` : '<conversation>\n</conversation>';
 }
 
@@ -86,12 +90,12 @@ function partLine(
 ): string | undefined {
   switch (part.type) {
     case 'reasoning':
-      return includeReasoning && part.text.trim() ? `[Reasoning]: ${part.text.trim()}` : undefined;
+      return includeReasoning && part.text.trim() ? `[Reasoning]: ${escapeFraming(part.text.trim())}` : undefined;
     case 'tool-call':
-      return `[Tool call]: ${part.toolName}(${toolArguments(part.input, maxChars)})`;
+      return `[Tool call]: ${escapeFraming(`${oneLine(part.toolName)}(${toolArguments(part.input, maxChars)})`)}`;
     case 'tool-result': {
       const label = isErrorOutput(part) ? '[Tool error]' : '[Tool result]';
-      return `${label}: ${cutText(toolOutputText(part.output).trim(), maxChars)}`;
+      return `${label}: ${escapeFraming(cutText(toolOutputText(part.output).trim(), maxChars))}`;
     }
     case 'file':
       return filePlaceholder(part);
@@ -115,10 +119,18 @@ function toolArguments(input: unknown, maxChars: number): string {
 /** `[File: name (mediaType)]`, named by `filename`, else the URL, else `unnamed`. */
 function filePlaceholder(part: Pick<FilePart, 'filename' | 'url' | 'mediaType'>): string {
   const name = part.filename ?? (typeof part.url === 'string' ? part.url : undefined) ?? 'unnamed';
-  return `[File: ${name} (${part.mediaType || 'unknown type'})]`;
+  return `[File: ${nameText(name)} (${nameText(part.mediaType || 'unknown type')})]`;
 }
 
-/** Keeps message text from closing the transcript early. */
-function escapeClosingTag(line: string): string {
-  return line.replaceAll('</conversation>', '<\\/conversation>');
+/** A name on one line (a tool name is never allowed to start a new transcript line). */
+function oneLine(text: unknown): string {
+  return String(text).replace(/\s+/g, ' ');
+}
+
+/** A name inside the file placeholder: one line, escaped, unable to close its bracket. */
+function nameText(text: unknown): string {
+  return escapeFraming(oneLine(text))
+    .replace(/\n/g, ' ')
+    .replace(/[[\uff3b]/gu, '(')
+    .replace(/[\]\uff3d]/gu, ')');
 }
