@@ -57,6 +57,36 @@ describe('findCutPoint', () => {
     expect(cut).toEqual({ firstKeptIndex: 2, turnStartIndex: 2, isSplitTurn: false });
   });
 
+  it('splits a short turn prefix that holds a large tool output (keeping it would keep the whole turn)', () => {
+    const c = conversation();
+    const messages = [
+      c.user(words(200)),
+      c.assistant(words(200)),
+      c.user(words(10)),
+      ...c.toolStep([{ name: 'read', input: { path: 'a.rs' }, output: words(400) }]),
+      ...c.toolStep([{ name: 'read', input: { path: 'b.rs' }, output: words(400) }]),
+    ];
+    const cut = findCutPoint(messages, options);
+    expect(cut).toEqual({ firstKeptIndex: 5, turnStartIndex: 2, isSplitTurn: true });
+  });
+
+  it('keeps a short prefix verbatim only while it holds at most half the budget, whatever its size', () => {
+    for (let outputWords = 0; outputWords <= 300; outputWords += 5) {
+      const c = conversation();
+      const messages = [
+        c.user(words(200)),
+        c.assistant(words(200)),
+        c.user(words(5)),
+        ...c.toolStep([{ name: 'read', input: { path: 'a.rs' }, output: words(outputWords) }]),
+        ...c.toolStep([{ name: 'read', input: { path: 'b.rs' }, output: words(200) }]),
+      ];
+      const cut = findCutPoint(messages, options)!;
+      const prefix = messages.slice(cut.turnStartIndex, 5).reduce((sum, message) => sum + countTokens(message), 0);
+      expect(cut.isSplitTurn).toBe(prefix > options.keepRecentTokens / 2);
+      expect(cut.turnStartIndex).toBe(2);
+    }
+  });
+
   it('splits a long turn and reports the turn start', () => {
     const c = conversation();
     const steps = Array.from({ length: 6 }, () =>

@@ -51,8 +51,8 @@ function cutRank(message: Message): number {
  * a cut never separates a tool call from its result (so an assistant message
  * with tool calls is a valid cut only together with all its results). A cut at
  * a turn boundary is preferred; a cut inside a turn is a split turn, unless the
- * turn's prefix is shorter than `splitTurnMinMessages`, when the cut moves to
- * the turn start. Returns undefined when no cut leaves anything to summarize.
+ * turn's prefix is shorter than `splitTurnMinMessages` and (with a token budget)
+ * holds at most half of `keepRecentTokens`, when the cut moves to the turn start. Returns undefined when no cut leaves anything to summarize.
  */
 export function findCutPoint(messages: readonly Message[], options: FindCutPointOptions): CutPoint | undefined {
   const startIndex = options.startIndex ?? 0;
@@ -83,7 +83,7 @@ export function findCutPoint(messages: readonly Message[], options: FindCutPoint
     }
   }
   if (cut < 0) return options.force ? forcedCut(messages, isValid, startIndex) : undefined;
-  return classify(messages, cut, startIndex, options.splitTurnMinMessages, isValid);
+  return classify(messages, cut, startIndex, options, isValid);
 }
 
 /** The index at which the kept range reaches its budget, walking back from the end; undefined when it never does. */
@@ -113,11 +113,30 @@ function turnStartOf(messages: readonly Message[], index: number, startIndex: nu
   return -1;
 }
 
+/**
+ * Whether a turn's prefix (`turnStart` … `cut - 1`) is cheap enough to keep verbatim
+ * instead of summarizing it as a split turn: fewer than `splitTurnMinMessages`
+ * messages and, when the budget is in tokens, at most half of `keepRecentTokens`.
+ * A short prefix can hold a large tool output (one step reading four files): keeping
+ * it would put the whole turn in the kept range, above the trigger, and no summary of
+ * the older messages could shrink the context.
+ */
+function isCheapPrefix(messages: readonly Message[], turnStart: number, cut: number, options: FindCutPointOptions) {
+  if (cut - turnStart >= options.splitTurnMinMessages) return false;
+  if (options.keepRecentMessages !== undefined) return true;
+  let tokens = 0;
+  for (let index = turnStart; index < cut; index += 1) {
+    const message = messages[index]!;
+    if (!isPinned(message)) tokens += options.countTokens(message);
+  }
+  return tokens <= options.keepRecentTokens / 2;
+}
+
 function classify(
   messages: readonly Message[],
   cut: number,
   startIndex: number,
-  splitTurnMinMessages: number,
+  options: FindCutPointOptions,
   isValid: (index: number) => boolean,
 ): CutPoint {
   const turnStart = turnStartOf(messages, cut, startIndex);
@@ -125,8 +144,7 @@ function classify(
   // The turn began in the already-summarized span (or there is no user message):
   // what is summarized now simply extends the history summary.
   if (turnStart <= startIndex) return { firstKeptIndex: cut, turnStartIndex: cut, isSplitTurn: false };
-  const prefixLength = cut - turnStart;
-  if (prefixLength < splitTurnMinMessages && isValid(turnStart)) {
+  if (isValid(turnStart) && isCheapPrefix(messages, turnStart, cut, options)) {
     return { firstKeptIndex: turnStart, turnStartIndex: turnStart, isSplitTurn: false };
   }
   return { firstKeptIndex: cut, turnStartIndex: turnStart, isSplitTurn: true };
