@@ -57,6 +57,16 @@ export const CONTEXT_OVERFLOW_PATTERNS: readonly ContextOverflowPattern[] = Obje
   { provider: 'github-copilot', pattern: /model_max_prompt_tokens_exceeded/i },
   // Hugging Face TGI (Together and others): "`inputs` tokens + `max_new_tokens` must be <= 8193. Given: 9000 `inputs` tokens …"
   { provider: 'huggingface-tgi', pattern: /`?inputs`? tokens \+ `?max_new_tokens`? must be <=/i },
+  // MiniMax: "invalid params, context window exceeds limit (2013)"
+  { provider: 'minimax', pattern: /context window exceeds limit/i },
+  // Moonshot Kimi: "Your request exceeded model token limit: 262144 (requested: 300000)"
+  { provider: 'kimi', pattern: /exceeded model token limit/i },
+  // z.ai (GLM): error code / stop reason "model_context_window_exceeded"
+  { provider: 'zai', pattern: /model_context_window_exceeded/i },
+  // vLLM ≥ 0.10: "… However, the model's context length is only 131072 tokens, resulting in a maximum input length of …"
+  { provider: 'vllm', pattern: /context length is only \d+ tokens/i },
+  // Bedrock Converse: "The model returned the following errors: too many total text bytes: 9865532 > 9000000"
+  { provider: 'bedrock', pattern: /too many total text bytes/i },
   // error code of OpenAI, Azure OpenAI, Groq, Cerebras and other OpenAI-compatible servers
   { provider: 'openai', pattern: /context_length_exceeded/i },
   // Fireworks and others: "The prompt is too long: 207620, model maximum context length: 163839"
@@ -66,6 +76,25 @@ export const CONTEXT_OVERFLOW_PATTERNS: readonly ContextOverflowPattern[] = Obje
     pattern:
       /(?:exceeds?|exceeded|exceeding) (?:the )?(?:model'?s )?(?:maximum )?context (?:window|length|size|limit)/i,
   },
+  // the same idea in other words or as a snake_case code: "context window exceeds limit", "context_length_exceeded",
+  // "prompt tokens exceeded", "input size has been exceeded", "context overflow"
+  {
+    provider: 'generic',
+    pattern:
+      /\b(?:context|prompt|input)[ _-](?:window[ _-]|length[ _-]|size[ _-]|limit[ _-]|tokens?[ _-])?(?:(?:is|has|have)[ _-])?(?:been[ _-])?(?:exceed(?:s|ed)?|overflow(?:s|ed)?)\b/i,
+  },
+  // "exceeded (the) model('s) (maximum) token limit", "exceeds the maximum input token limit" (never an output limit)
+  {
+    provider: 'generic',
+    pattern:
+      /\bexceed(?:s|ed|ing)? (?:the |your )?(?:model'?s? )?(?:max(?:imum)? )?(?:input|prompt|context|model) token limit/i,
+  },
+  // "the model's context length is only 8192 tokens", "maximum input length of 4096 tokens"
+  { provider: 'generic', pattern: /\b(?:context|input|prompt) length (?:is only|of only) \d+/i },
+  // "too many total text bytes", "too many input characters" (a size limit of the whole request)
+  { provider: 'generic', pattern: /\btoo many (?:total )?(?:input |text |prompt )*(?:bytes|characters|chars)\b/i },
+  // "Input is too long", "the prompt is too large"
+  { provider: 'generic', pattern: /\b(?:input|prompt)s? (?:is |are |was )?too (?:long|large)\b/i },
   // a proxy or gateway refusing the body size (HTTP 413); a 413 status matches this entry too
   { provider: 'http-413', pattern: /request entity too large/i },
 ]);

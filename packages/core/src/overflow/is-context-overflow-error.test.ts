@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONTEXT_OVERFLOW_PATTERNS } from './context-overflow-patterns.js';
 import { isContextOverflowError } from './is-context-overflow-error.js';
@@ -536,5 +537,140 @@ describe('isContextOverflowError', () => {
     expect(isContextOverflowError(circular)).toBe(false);
     expect(isContextOverflowError(deep)).toBe(false);
     expect(isContextOverflowError({ message: 42, responseBody: { not: 'a string' } })).toBe(false);
+  });
+});
+
+describe('isContextOverflowError: more providers and the wording class (r19)', () => {
+  const recorded: Array<[label: string, error: unknown]> = [
+    [
+      'MiniMax',
+      apiCallError({
+        statusCode: 400,
+        body: { base_resp: { status_code: 2013, status_msg: 'invalid params, context window exceeds limit' } },
+        message: 'invalid params, context window exceeds limit',
+      }),
+    ],
+    [
+      'Kimi',
+      apiCallError({
+        statusCode: 400,
+        body: {
+          error: {
+            message: 'Your request exceeded model token limit: 262144 (requested: 300000)',
+            type: 'invalid_request_error',
+          },
+        },
+      }),
+    ],
+    [
+      'z.ai',
+      apiCallError({
+        statusCode: 400,
+        body: { error: { code: 'model_context_window_exceeded', message: 'Bad request' } },
+      }),
+    ],
+    [
+      'vLLM',
+      apiCallError({
+        statusCode: 400,
+        body: {
+          object: 'error',
+          message:
+            "This model's maximum context length is 131072 tokens. However, you requested 140000 tokens. However, the model's context length is only 131072 tokens, resulting in a maximum input length of 126976 tokens.",
+          type: 'BadRequestError',
+        },
+      }),
+    ],
+    [
+      'vLLM, the newer wording alone',
+      new Error(
+        "the model's context length is only 131072 tokens, resulting in a maximum input length of 126976 tokens. Please reduce the length of the input prompt.",
+      ),
+    ],
+    [
+      'Bedrock text bytes (r19)',
+      Object.assign(
+        new Error('The model returned the following errors: too many total text bytes: 9865532 > 9000000'),
+        { name: 'ValidationException', $metadata: { httpStatusCode: 400 } },
+      ),
+    ],
+  ];
+
+  it.each(recorded)('recognizes %s', (_label, error) => {
+    expect(isContextOverflowError(error)).toBe(true);
+  });
+
+  const subjects = [
+    'context window',
+    'context length',
+    'context size',
+    'context_window',
+    'context_length',
+    'prompt tokens',
+    'input size',
+    'Context Window',
+  ];
+  const verbs = ['exceeds limit', 'exceeded', 'exceeds', '_exceeded', 'has been exceeded', 'overflow'];
+  const wrappers: Array<[string, (text: string) => unknown]> = [
+    ['an Error message', (text) => new Error(text)],
+    ['an APICallError body', (text) => apiCallError({ statusCode: 400, body: { error: { message: text } } })],
+    ['a cause chain', (text) => new Error('request failed', { cause: { error: { message: text } } })],
+    ['a retry error', (text) => Object.assign(new Error('Failed after 3 attempts'), { lastError: new Error(text) })],
+  ];
+
+  it('recognizes every phrasing of "context … exceeded" wherever it sits on the error', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...subjects),
+        fc.constantFrom(...verbs),
+        fc.constantFrom('', 'Error: ', 'invalid params, ', '400 '),
+        fc.constantFrom('', ' (2013)', ': 262144 > 131072', '.'),
+        fc.constantFrom(...wrappers),
+        (subject, verb, before, after, [, wrap]) => {
+          const text = `${before}${subject}${verb.startsWith('_') ? verb : ` ${verb}`}${after}`;
+          expect(isContextOverflowError(wrap(text))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never reports a rate limit, however the limit is worded', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...subjects, 'model token limit', 'input token limit'),
+        fc.constantFrom(
+          'tokens per minute',
+          'per minute',
+          'TPM',
+          'rate limit',
+          'quota',
+          'requests per day',
+          '/min',
+          'per second',
+        ),
+        fc.constantFrom(...wrappers),
+        (subject, limit, [, wrap]) => {
+          expect(isContextOverflowError(wrap(`You exceeded the ${subject} ${limit} limit: ${subject} exceeded`))).toBe(
+            false,
+          );
+          expect(isContextOverflowError(Object.assign(new Error(`${subject} exceeded`), { statusCode: 429 }))).toBe(
+            false,
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('does not mistake output limits or unrelated limits for an overflow', () => {
+    for (const text of [
+      'max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens for claude-sonnet',
+      'the response exceeded the maximum output token limit',
+      'file size exceeds the upload limit',
+      'Invalid value for temperature',
+    ]) {
+      expect(isContextOverflowError(new Error(text))).toBe(false);
+    }
   });
 });

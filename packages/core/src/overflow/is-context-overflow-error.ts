@@ -6,7 +6,10 @@ import { matchContextOverflowError } from './match-context-overflow-error.js';
  *
  * Recognizes the texts in `CONTEXT_OVERFLOW_PATTERNS` (OpenAI, Azure OpenAI,
  * Anthropic, Google Gemini / Vertex, AWS Bedrock, Mistral, Groq, OpenRouter, xAI,
- * Cohere, Ollama, llama.cpp, vLLM, LM Studio, GitHub Copilot, TGI) and HTTP 413,
+ * Cohere, Ollama, llama.cpp, vLLM, LM Studio, GitHub Copilot, TGI, MiniMax, Kimi,
+ * z.ai), the general shapes of that wording ("context window exceeds limit",
+ * `*_context_window_exceeded`, "exceeded model token limit", "too many total text
+ * bytes", "input is too long") and HTTP 413,
  * wherever they sit on the error: `message`, an AI SDK `APICallError`'s
  * `responseBody` and `data`, `error.message`, `data.error.code`, `cause` chains,
  * `lastError` of a retry error. Rate-limit and quota errors (HTTP 429,

@@ -3,7 +3,7 @@ import { CONTEXT_OVERFLOW_PATTERNS, type ContextOverflowPattern } from './contex
 
 /** Signs of a rate limit or quota, which must never count as an overflow (compacting would not help). */
 const RATE_LIMIT =
-  /rate[ _-]?limit|too many requests|tokens per (?:min|minute|hour|day)|requests per (?:min|minute|day)|\b[TR]P[MD]\b|throttl|quota|resource[ _]exhausted|please wait before/i;
+  /rate[ _-]?limit|too many requests|tokens per (?:min|minute|hour|day)|requests per (?:min|minute|day)|\b[TR]P[MD]\b|throttl|quota|resource[ _]exhausted|please wait before|\bper (?:second|sec|min|minute|hour|day)\b|\/(?:min|minute|day)\b/i;
 
 /**
  * The {@link CONTEXT_OVERFLOW_PATTERNS} entry an error matches, or `undefined` when it
