@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import type { Message } from '../messages/types.js';
 import { countMessageTokens } from './count-message-tokens.js';
-import { createTokenCache } from './create-token-cache.js';
+import { createTokenCache, TOKEN_CACHE_ENTRY_BYTES } from './create-token-cache.js';
 import { heuristicCounter } from './heuristic-counter.js';
 import type { TokenCounter } from './token-counter.js';
 
@@ -70,6 +72,55 @@ describe('createTokenCache', () => {
     expect(cache.peek).toBeUndefined();
     cache.forget('m1');
     expect(cache.size).toBe(0);
+  });
+
+  it('keeps what is used again and drops what was not used for the longest', () => {
+    const counter = recordingCounter();
+    const cache = createTokenCache(counter, { maxEntries: 4 });
+    for (const id of ['a', 'b', 'c', 'd']) cache.count(text(id, id));
+    cache.count(text('a', 'a')); // used again: kept
+    for (const id of ['e', 'f']) cache.count(text(id, id));
+    counter.texts.length = 0;
+    cache.count(text('a', 'a'));
+    expect(counter.texts).toEqual([]);
+    cache.count(text('b', 'b'));
+    expect(counter.texts).toEqual(['b']);
+  });
+
+  it('stays within maxEntries and maxBytes under any sequence of counts, in constant time each', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 300 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: TOKEN_CACHE_ENTRY_BYTES + 2, max: 2_000 }),
+        (ids, maxEntries, maxBytes) => {
+          const counter = recordingCounter();
+          const cache = createTokenCache(counter, { maxEntries, maxBytes });
+          for (const id of ids) {
+            const message = text(`m${id}`, `text ${id}`);
+            expect(cache.count(message)).toBe(countMessageTokens(message, counter));
+            expect(cache.size).toBeLessThanOrEqual(maxEntries);
+            expect(cache.bytes).toBeLessThanOrEqual(maxBytes);
+          }
+        },
+      ),
+    );
+  });
+
+  it('takes many more counts than its bound, keeping between half of it and all of it', () => {
+    const counter = { name: 'length', countText: (value: string) => value.length };
+    const messages = Array.from({ length: 200_000 }, (_, index) => text(`m${index}`, 'x'));
+    const cache = createTokenCache(counter, { maxEntries: 1_000 });
+    for (const message of messages) cache.count(message);
+    expect(cache.size).toBeLessThanOrEqual(1_000);
+    expect(cache.size).toBeGreaterThanOrEqual(500);
+  });
+
+  it('refuses a bound below one with a typed error that says what to do', () => {
+    for (const options of [{ maxEntries: 0 }, { maxBytes: -5 }, { maxEntries: Number.NaN }]) {
+      expect(() => createTokenCache(heuristicCounter(), options)).toThrow(InvalidSettingsError);
+    }
+    expect(() => createTokenCache(heuristicCounter(), { maxBytes: 0 })).toThrow(/leave it out for no bound/);
   });
 
   it('exposes the counter it was built with', () => {

@@ -1,3 +1,4 @@
+import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { contentFingerprint } from '../messages/content-id.js';
 import type { Message } from '../messages/types.js';
 import { countMessageTokens } from './count-message-tokens.js';
@@ -15,15 +16,23 @@ export type TokenCache = {
   forget(id: string): void;
   /** How many message ids are cached. */
   readonly size: number;
+  /** Estimated bytes the cached counts hold (keys and map entries). */
+  readonly bytes: number;
 };
 
 /** Options of {@link createTokenCache}. */
 export type TokenCacheOptions = {
   /**
-   * How many counts to keep; beyond it the oldest go first.
+   * How many counts to keep at most; beyond it the least recently used half goes.
    * @default unbounded
    */
   maxEntries?: number;
+  /**
+   * How many bytes the counts may hold at most (estimated: each key's characters
+   * plus {@link TOKEN_CACHE_ENTRY_BYTES}); beyond it the least recently used half goes.
+   * @default unbounded
+   */
+  maxBytes?: number;
   /**
    * Key counts by id *and* content fingerprint (computed once per message object)
    * instead of by id alone — for frameworks that replace a message under its id
@@ -33,6 +42,9 @@ export type TokenCacheOptions = {
   keyByContent?: boolean;
 };
 
+/** Bytes one cached count costs besides its key's characters (the map entry, the number, the key's header). */
+export const TOKEN_CACHE_ENTRY_BYTES = 48;
+
 /**
  * A cache of per-message token counts keyed by `message.id`, so estimating the
  * context before every model call only counts messages not seen before.
@@ -41,20 +53,33 @@ export type TokenCacheOptions = {
  * and adapters derive ids from content when the framework has none (an edited
  * message gets a new id). A message with a known id is therefore not re-counted,
  * even if its object is different; call `forget(id)` if you ever reuse an id for
- * new content. Entries live as long as the cache (one per session is the usual
- * scope; adapters share one across the sessions of a process and bound it with
- * `maxEntries`, dropping the oldest counts first); `forget` removes them one by one.
+ * new content.
+ *
+ * Bounded by `maxEntries` and `maxBytes` in O(1) per call: counts live in two
+ * generations (the current one takes new and re-used counts; when it holds half
+ * the bound it becomes the old one and the previous old one is dropped whole), so
+ * what is dropped is what was not used for the longest — without walking or
+ * reordering entries. `forget` is O(1) by id and a scan of the keys with
+ * `keyByContent`.
  *
  * @example
  * ```ts
- * const cache = createTokenCache(tiktokenCounter());
+ * const cache = createTokenCache(tiktokenCounter(), { maxBytes: 32 * 2 ** 20 });
  * const total = history.reduce((sum, message) => sum + cache.count(message), 0);
  * ```
  */
 export function createTokenCache(counter: TokenCounter, options: TokenCacheOptions = {}): TokenCache {
-  const counts = new Map<string, number>();
-  const maxEntries = options.maxEntries ?? Number.POSITIVE_INFINITY;
+  const maxEntries = bound(options.maxEntries, 'maxEntries');
+  const maxBytes = bound(options.maxBytes, 'maxBytes');
+  // Each generation holds at most half the bound, so both together stay within it.
+  const generationEntries = Math.max(1, Math.floor(maxEntries / 2));
+  const generationBytes = maxBytes / 2;
+  let current = new Map<string, number>();
+  let currentBytes = 0;
+  let previous = new Map<string, number>();
+  let previousBytes = 0;
   const contentKeys = options.keyByContent ? new WeakMap<Message, string>() : undefined;
+
   const keyOf = (message: Message): string => {
     if (!contentKeys) return message.id;
     let key = contentKeys.get(message);
@@ -64,30 +89,76 @@ export function createTokenCache(counter: TokenCounter, options: TokenCacheOptio
     }
     return key;
   };
+
+  function remember(key: string, tokens: number): void {
+    const bytes = entryBytes(key);
+    if (bytes > generationBytes) return; // a key longer than half the bound is not worth keeping
+    if (current.size >= generationEntries || currentBytes + bytes > generationBytes) {
+      // With a bound of one entry, the old generation would hold a second one: drop it instead.
+      previous = maxEntries === 1 ? new Map() : current;
+      previousBytes = maxEntries === 1 ? 0 : currentBytes;
+      current = new Map();
+      currentBytes = 0;
+    }
+    current.set(key, tokens);
+    currentBytes += bytes;
+  }
+
+  function drop(key: string): void {
+    if (current.delete(key)) currentBytes -= entryBytes(key);
+    if (previous.delete(key)) previousBytes -= entryBytes(key);
+  }
+
   const cache: TokenCache = {
     counter,
     count(message) {
       const key = keyOf(message);
-      let tokens = counts.get(key);
-      if (tokens === undefined) {
-        tokens = countMessageTokens(message, counter);
-        // Oldest first out: a Map iterates in insertion order.
-        if (counts.size >= maxEntries) counts.delete(counts.keys().next().value as string);
-        counts.set(key, tokens);
+      const tokens = current.get(key);
+      if (tokens !== undefined) return tokens;
+      const old = previous.get(key);
+      if (old !== undefined) {
+        // Used again: it moves to the current generation, so it outlives the old one.
+        previous.delete(key);
+        previousBytes -= entryBytes(key);
+        remember(key, old);
+        return old;
       }
-      return tokens;
+      const counted = countMessageTokens(message, counter);
+      remember(key, counted);
+      return counted;
     },
     forget(id) {
       if (!contentKeys) {
-        counts.delete(id);
+        drop(id);
         return;
       }
-      for (const key of counts.keys()) if (key.startsWith(`${id}\u0000`)) counts.delete(key);
+      const prefix = `${id}\u0000`;
+      for (const map of [current, previous]) {
+        for (const key of [...map.keys()]) if (key.startsWith(prefix)) drop(key);
+      }
     },
     get size() {
-      return counts.size;
+      return current.size + previous.size;
+    },
+    get bytes() {
+      return currentBytes + previousBytes;
     },
   };
-  if (!contentKeys) cache.peek = (id) => counts.get(id);
+  if (!contentKeys) cache.peek = (id) => current.get(id) ?? previous.get(id);
   return cache;
+}
+
+function entryBytes(key: string): number {
+  return TOKEN_CACHE_ENTRY_BYTES + key.length;
+}
+
+function bound(value: number | undefined, setting: string): number {
+  if (value === undefined) return Number.POSITIVE_INFINITY;
+  if (!(value >= 1)) {
+    throw new InvalidSettingsError({
+      setting,
+      problem: `must be a number ≥ 1 (got ${String(value)}); leave it out for no bound`,
+    });
+  }
+  return value;
 }

@@ -2,8 +2,11 @@ import { createTokenCache, type TokenCache, type TokenCacheOptions } from './cre
 import { gptTokenizerCounter } from './gpt-tokenizer-counter.js';
 import type { TokenCounter } from './token-counter.js';
 
-/** How many counts a process-wide cache keeps unless told otherwise; the oldest go first. */
-export const SHARED_TOKEN_CACHE_ENTRIES = 200_000;
+/**
+ * How many bytes a process-wide cache's counts hold unless told otherwise
+ * (32 MiB: some 400,000 counts keyed by content); the least recently used go first.
+ */
+export const SHARED_TOKEN_CACHE_BYTES = 32 * 2 ** 20;
 
 const caches = new Map<string, TokenCache>();
 
@@ -15,18 +18,23 @@ const caches = new Map<string, TokenCache>();
  *
  * @param counter - the counter the sessions count with.
  * @default counter gptTokenizerCounter('o200k_base') (the session default)
- * @default options.maxEntries SHARED_TOKEN_CACHE_ENTRIES
+ * @default options.maxBytes SHARED_TOKEN_CACHE_BYTES
+ * @default options.maxEntries unbounded (the bytes bound it)
  */
 export function sharedTokenCache(
   counter: TokenCounter = gptTokenizerCounter(),
   options: TokenCacheOptions = {},
 ): TokenCache {
-  const maxEntries = options.maxEntries ?? SHARED_TOKEN_CACHE_ENTRIES;
+  const maxBytes = options.maxBytes ?? SHARED_TOKEN_CACHE_BYTES;
   const keyByContent = options.keyByContent ?? false;
-  const key = `${counter.name}\u0000${maxEntries}\u0000${keyByContent}`;
+  const key = `${counter.name}\u0000${options.maxEntries}\u0000${maxBytes}\u0000${keyByContent}`;
   let cache = caches.get(key);
   if (cache === undefined) {
-    cache = createTokenCache(counter, { maxEntries, keyByContent });
+    cache = createTokenCache(counter, {
+      maxBytes,
+      keyByContent,
+      ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
+    });
     caches.set(key, cache);
   }
   return cache;

@@ -1,0 +1,20 @@
+/**
+ * Estimated bytes one message costs an adapter's kept conversation, besides the
+ * text the framework holds anyway: the core message and its parts, its content
+ * id, the session's history and id-index entries, the context array's slot and
+ * the adapter's converted copy. Measured on the benchmarks' synthetic history
+ * (mixed text, tool calls and results) with Node 24; strings the framework
+ * already holds are shared, not copied.
+ */
+export const HELD_MESSAGE_BYTES = 640;
+
+/** Bytes a kept conversation costs whatever its length (the session, its closures, the record). */
+export const HELD_CONVERSATION_BYTES = 8 * 1024;
+
+/**
+ * The estimated bytes of a kept conversation that holds `messages` messages
+ * (the `sizeOf` of a `ConversationCache` entry).
+ */
+export function heldMessagesBytes(messages: number): number {
+  return HELD_CONVERSATION_BYTES + messages * HELD_MESSAGE_BYTES;
+}

@@ -1,0 +1,9 @@
+export { conversationCacheKey } from './conversation-cache-key.js';
+export { conversationTokenCache } from './conversation-token-cache.js';
+export {
+  CONVERSATION_CACHE_BYTES,
+  type ConversationCache,
+  type ConversationCacheOptions,
+  createConversationCache,
+} from './create-conversation-cache.js';
+export { HELD_CONVERSATION_BYTES, HELD_MESSAGE_BYTES, heldMessagesBytes } from './held-messages-bytes.js';
