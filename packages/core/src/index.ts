@@ -1,4 +1,5 @@
 export * from './compaction/index.js';
+export * from './conversations/index.js';
 export * from './errors/index.js';
 export * from './import/index.js';
 export * from './messages/index.js';
