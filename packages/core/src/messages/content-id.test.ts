@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { chainedContentIds, contentFingerprint, hashString, STRING_SAMPLE_CHARS } from './content-id.js';
+import {
+  CONTENT_ID_PREFIX,
+  chainedContentIds,
+  contentFingerprint,
+  hashString,
+  nextContentId,
+  STRING_SAMPLE_CHARS,
+} from './content-id.js';
 
 describe('content ids', () => {
   it('are stable for equal content, whatever the key order, and chained', () => {
@@ -40,5 +47,22 @@ describe('content ids', () => {
     expect(hashString('abc')).toMatch(/^[0-9a-f]{16}$/);
     expect(hashString('abc')).not.toBe(hashString('abd'));
     expect(hashString('abc', 'seed')).not.toBe(hashString('abc'));
+  });
+});
+
+describe('nextContentId', () => {
+  it('extends a chain exactly as chainedContentIds over the whole list does, whatever the prefix', () => {
+    const contents = [{ role: 'user', text: 'a' }, { role: 'assistant', text: 'b' }, 'c', [1, 2]];
+    for (const prefix of [CONTENT_ID_PREFIX, 'sys_', 'x']) {
+      const whole = chainedContentIds(contents, prefix);
+      let previous: string | undefined;
+      const extended = contents.map((content) => {
+        previous = nextContentId(content, previous, prefix);
+        return previous;
+      });
+      expect(extended).toEqual(whole);
+      expect(whole.every((id) => id.startsWith(prefix))).toBe(true);
+    }
+    expect(chainedContentIds(['a'])[0]!.startsWith(CONTENT_ID_PREFIX)).toBe(true);
   });
 });

@@ -133,16 +133,34 @@ export function contentFingerprint(value: unknown, seed = ''): string {
   return hasher.digest();
 }
 
+/** The prefix of content ids unless an adapter namespaces its own (`chainedContentIds`' default). */
+export const CONTENT_ID_PREFIX = 'm_';
+
 /**
  * Content-derived ids for a list of message contents: `ids[i]` depends on
- * `contents[0..i]`. `prefix` namespaces them (e.g. `m_`).
+ * `contents[0..i]`. `prefix` namespaces them.
+ *
+ * @default prefix CONTENT_ID_PREFIX (`m_`)
  */
-export function chainedContentIds(contents: readonly unknown[], prefix = 'm_'): string[] {
+export function chainedContentIds(contents: readonly unknown[], prefix = CONTENT_ID_PREFIX): string[] {
   const ids: string[] = [];
-  let previous = '';
+  let previous: string | undefined;
   for (const content of contents) {
-    previous = contentFingerprint(content, previous);
-    ids.push(`${prefix}${previous}`);
+    previous = nextContentId(content, previous, prefix);
+    ids.push(previous);
   }
   return ids;
+}
+
+/**
+ * The content id that follows `previousId` in a chain of `chainedContentIds`
+ * (`undefined` for the first message): what an adapter converting a history
+ * incrementally uses to extend the ids it made before, exactly as
+ * `chainedContentIds` over the whole history would.
+ *
+ * @default prefix CONTENT_ID_PREFIX (`m_`)
+ */
+export function nextContentId(content: unknown, previousId: string | undefined, prefix = CONTENT_ID_PREFIX): string {
+  const seed = previousId === undefined ? '' : previousId.slice(prefix.length);
+  return `${prefix}${contentFingerprint(content, seed)}`;
 }

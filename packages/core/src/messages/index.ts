@@ -1,4 +1,11 @@
-export { chainedContentIds, contentFingerprint, hashString, STRING_SAMPLE_CHARS } from './content-id.js';
+export {
+  CONTENT_ID_PREFIX,
+  chainedContentIds,
+  contentFingerprint,
+  hashString,
+  nextContentId,
+  STRING_SAMPLE_CHARS,
+} from './content-id.js';
 export {
   hasToolCalls,
   hasToolResults,
