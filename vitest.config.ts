@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 /** Every workspace package runs from source: no build is needed to test. */
 const alias = Object.fromEntries(
-  ['core', 'ai-sdk', 'langchain', 'mastra'].map((name) => [
+  ['core', 'ai-sdk', 'langchain', 'mastra', 'claude-code-import'].map((name) => [
     `@compaction/${name}`,
     fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
   ]),
@@ -27,6 +27,14 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'mastra', root: './packages/mastra', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'claude-code-import',
+          root: './packages/claude-code-import',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        },
       },
       {
         extends: true,

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseClaudeCodeSession, stringifySessionJson, summarizeImport } from '@compaction/core';
+import { parseClaudeCodeSession, stringifySessionJson, summarizeImport } from '@compaction/claude-code-import';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FIXTURES_DIR } from '../src/cli/app-paths.js';
 import type { ReplayFigures } from '../src/engine/replay-figures.js';

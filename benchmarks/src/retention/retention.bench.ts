@@ -6,13 +6,13 @@
  *   node src/retention/retention.bench.ts        # BENCH_TINY=1: short fixtures only
  */
 import { readFileSync } from 'node:fs';
+import { parseClaudeCodeSession } from '@compaction/claude-code-import';
 import {
   COMPACT_STRUCTURED_BUDGET,
   countMessageTokens,
   DEFAULT_STRUCTURED_BUDGET,
   getContextWindow,
   type Message,
-  parseClaudeCodeSession,
   tiktokenCounter,
 } from '@compaction/core';
 import { replayMessages } from '@compaction/demo';

@@ -1,4 +1,4 @@
-import type { FilePart, Part } from '../messages/types.js';
+import type { FilePart, Part } from '@compaction/core';
 
 type Block = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claudeCodeFixture, claudeCodeFixtureNames } from '../../test/fixtures.js';
+import { claudeCodeFixture, claudeCodeFixtureNames } from '../test/fixtures.js';
 import { detectSessionFormat } from './detect-session-format.js';
 import { stringifySessionJson } from './parse-session-json.js';
 

@@ -1,4 +1,4 @@
-import type { Message } from '../messages/types.js';
+import type { Message } from '@compaction/core';
 import type { ClaudeCodeRecord } from './read-claude-code-line.js';
 import type { ClaudeCodeImportOptions, ImportedSession, RecordedCall } from './types.js';
 

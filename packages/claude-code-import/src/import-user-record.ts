@@ -1,4 +1,4 @@
-import type { Part, ToolResultPart } from '../messages/types.js';
+import type { Part, ToolResultPart } from '@compaction/core';
 import { convertFileBlock, toolResultOutput } from './convert-claude-block.js';
 import { claudeCodeMetadata, type ImportState, pushMessage, warn } from './import-state.js';
 import type { ClaudeCodeRecord } from './read-claude-code-line.js';

@@ -1,6 +1,6 @@
+import type { Message } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
-import { claudeCodeFixture, claudeCodeFixtureNames } from '../../test/fixtures.js';
-import type { Message } from '../messages/types.js';
+import { claudeCodeFixture, claudeCodeFixtureNames } from '../test/fixtures.js';
 import { parseClaudeCodeSession } from './parse-claude-code-session.js';
 import type { ImportedSession } from './types.js';
 

@@ -1,7 +1,6 @@
+import type { Message } from '@compaction/core';
+import { InvalidMessageError, InvalidStateError } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
-import { InvalidMessageError } from '../errors/invalid-message-error.js';
-import { InvalidStateError } from '../errors/invalid-state-error.js';
-import type { Message } from '../messages/types.js';
 import { parseSessionJson, stringifySessionJson } from './parse-session-json.js';
 
 const messages: Message[] = [

@@ -1,6 +1,5 @@
-import { InvalidStateError } from '../errors/invalid-state-error.js';
-import { parseMessages } from '../messages/parse-messages.js';
-import type { Message } from '../messages/types.js';
+import type { Message } from '@compaction/core';
+import { InvalidStateError, parseMessages } from '@compaction/core';
 
 /** The `format` tag of the project's own session file. */
 export const SESSION_JSON_FORMAT = 'compaction-session';

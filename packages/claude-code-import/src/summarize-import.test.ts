@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claudeCodeFixture } from '../../test/fixtures.js';
+import { claudeCodeFixture } from '../test/fixtures.js';
 import { parseClaudeCodeSession } from './parse-claude-code-session.js';
 import { summarizeImport } from './summarize-import.js';
 

@@ -1,4 +1,4 @@
-import type { Message } from '../messages/types.js';
+import type { Message } from '@compaction/core';
 
 /** A line of an imported file that was skipped or only partly imported, and why. */
 export type ImportWarning = {

@@ -1,7 +1,6 @@
 export * from './compaction/index.js';
 export * from './conversations/index.js';
 export * from './errors/index.js';
-export * from './import/index.js';
 export * from './messages/index.js';
 export * from './models/index.js';
 export * from './overflow/index.js';

@@ -1,4 +1,4 @@
-import type { RecordedUsage } from '@compaction/core';
+import type { RecordedUsage } from '@compaction/claude-code-import';
 
 /**
  * Relative price of each kind of token, in units of one uncached input token:

@@ -1,4 +1,4 @@
-import type { ImportWarning } from '@compaction/core';
+import type { ImportWarning } from '@compaction/claude-code-import';
 
 /** One line per importer warning, `warning: <file>:<line>: <problem>`, so none is silent. */
 export function formatImportWarnings(file: string, warnings: readonly ImportWarning[]): string[] {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { detectSessionFormat, parseClaudeCodeSession, parseSessionJson } from '@compaction/core';
+import { detectSessionFormat, parseClaudeCodeSession, parseSessionJson } from '@compaction/claude-code-import';
 import { CliError } from '../cli/cli-error.js';
 import type { Recording } from './recording.js';
 import { sessionJsonCalls } from './session-json-calls.js';

@@ -1,4 +1,5 @@
-import type { ImportWarning, Message, RecordedCall, RecordedCompaction, SessionFormat } from '@compaction/core';
+import type { ImportWarning, RecordedCall, RecordedCompaction, SessionFormat } from '@compaction/claude-code-import';
+import type { Message } from '@compaction/core';
 
 /** A session file read for a replay. */
 export type Recording = {

@@ -1,4 +1,5 @@
-import type { Message, RecordedCall } from '@compaction/core';
+import type { RecordedCall } from '@compaction/claude-code-import';
+import type { Message } from '@compaction/core';
 
 /**
  * The recorded calls of a `compaction-session` file: one per assistant message whose

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { claudeCodeFixture } from '../../test/fixtures.js';
-import { parseClaudeCodeSession } from '../import/parse-claude-code-session.js';
+import { parseClaudeCodeSession } from '@compaction/claude-code-import';
 import { isUserRequest } from '../messages/message-helpers.js';
 import type { Message } from '../messages/types.js';
 import { tiktokenCounter } from '../tokens/tiktoken-counter.js';
