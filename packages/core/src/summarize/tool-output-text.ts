@@ -1,3 +1,5 @@
+import { isMediaValue } from '../tokens/split-media.js';
+
 /**
  * The text of a tool result's `output`, whatever shape the framework gave it: a string, an
  * AI SDK output (`{ type: 'text' | 'json' | 'error-text' | 'error-json' | 'content', value }`),
@@ -34,7 +36,7 @@ function contentPartText(part: unknown): string {
   if (typeof part === 'string') return part;
   if (typeof part === 'object' && part !== null) {
     if ('text' in part && typeof part.text === 'string') return part.text;
-    if ('type' in part && (part.type === 'media' || part.type === 'image' || part.type === 'file')) {
+    if (isMediaValue(part)) {
       const mediaType = 'mediaType' in part && typeof part.mediaType === 'string' ? part.mediaType : 'unknown type';
       return `[File: (${mediaType})]`;
     }

@@ -1,4 +1,5 @@
 import type { Message, Part } from '../messages/types.js';
+import { splitMedia } from './split-media.js';
 import type { TokenCounter } from './token-counter.js';
 
 /**
@@ -38,8 +39,8 @@ export function countPartTokens(part: Part, counter: TokenCounter): number {
     case 'tool-call':
       return counter.countText(part.toolName) + counter.countText(jsonForCount(part.input));
     case 'tool-result': {
-      const output = typeof part.output === 'string' ? part.output : jsonForCount(part.output);
-      return counter.countText(part.toolName) + counter.countText(output);
+      const output = splitMedia(part.output);
+      return counter.countText(part.toolName) + counter.countText(output.text) + output.mediaCount * IMAGE_TOKENS;
     }
     case 'file':
       if (part.mediaType.startsWith('text/') && typeof part.data === 'string') return counter.countText(part.data);
@@ -55,7 +56,10 @@ export function countPartTokens(part: Part, counter: TokenCounter): number {
  * - {@link MESSAGE_OVERHEAD_TOKENS} (4) per message;
  * - `text` and `reasoning` parts: their text;
  * - `tool-call`: the tool name plus the JSON of its `input`;
- * - `tool-result`: the tool name plus the `output` (a string as-is, anything else as JSON);
+ * - `tool-result`: the tool name plus the `output` (a string as-is, anything else as JSON),
+ *   except that each image or file inside it (a `media` / `image-data` / `file-data` content
+ *   part, an `image_url` or `image` block, a base64 `data:` URL, at any depth) counts
+ *   {@link IMAGE_TOKENS} instead of its base64 text, as a provider bills it;
  * - `file`: a `text/*` file whose `data` is a string is counted as text; every other
  *   file (images, PDFs, binary data, URLs) counts a flat {@link IMAGE_TOKENS} (1,600).
  *

@@ -17,6 +17,7 @@ export { gptTokenizerCounter } from './gpt-tokenizer-counter.js';
 export { heuristicCounter } from './heuristic-counter.js';
 export { maxMessageTokens } from './max-message-tokens.js';
 export { SHARED_TOKEN_CACHE_BYTES, sharedTokenCache } from './shared-token-cache.js';
+export { isMediaValue, type SplitMedia, splitMedia } from './split-media.js';
 export { type TiktokenEncoding, tiktokenCounter } from './tiktoken-counter.js';
 export type { TokenCounter } from './token-counter.js';
 export { CALIBRATION_ALPHA, updateCalibration } from './update-calibration.js';

@@ -1,5 +1,6 @@
 import type { Message, Part } from '../messages/types.js';
 import { IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from './count-message-tokens.js';
+import { splitMedia } from './split-media.js';
 
 /** A string's UTF-8 bytes are at most three per UTF-16 unit. */
 const BYTES_PER_UNIT = 3;
@@ -17,8 +18,11 @@ function partBound(part: Part): number {
       return textBound(part.text);
     case 'tool-call':
       return textBound(part.toolName) + textBound(part.input);
-    case 'tool-result':
-      return textBound(part.toolName) + textBound(part.output);
+    case 'tool-result': {
+      // Media inside the output counts a flat image cost in countMessageTokens: bound it the same way.
+      const output = splitMedia(part.output);
+      return textBound(part.toolName) + textBound(output.text) + output.mediaCount * IMAGE_TOKENS;
+    }
     case 'file':
       return Math.max(IMAGE_TOKENS, typeof part.data === 'string' ? textBound(part.data) : 0);
     default:
