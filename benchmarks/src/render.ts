@@ -11,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { int, table } from './render/markdown.ts';
+import { type ImportCostResult, renderImportCost } from './render/render-import-cost.ts';
 import { type CorePrepareResult, type OverheadResult, renderOverhead } from './render/render-overhead.ts';
 import { renderTableResult, type TableResult } from './render/render-table-result.ts';
 import { renderTokenizers, type TokenizersResult } from './render/render-tokenizers.ts';
@@ -27,6 +28,7 @@ export function renderBenchmarks(dir: string, now = new Date()): string {
   const tokenizers = readResult<TokenizersResult>(dir, 'tokenizers');
   const economy = readResult<TableResult>(dir, 'economy');
   const retention = readResult<TableResult>(dir, 'retention');
+  const importCost = readResult<ImportCostResult>(dir, 'import-cost');
   const headed: ResultHeader[] = [core, overhead, tokenizers].filter((result) => result !== undefined);
   const sections = [
     header(headed, now),
@@ -34,6 +36,7 @@ export function renderBenchmarks(dir: string, now = new Date()): string {
     renderTokenizers(tokenizers),
     renderTableResult('3. Token economy', economy, 'cd benchmarks && node src/economy/economy.bench.ts'),
     renderTableResult('4. Retention', retention, 'cd benchmarks && node src/retention/retention.bench.ts'),
+    renderImportCost(importCost),
   ];
   return `${sections.join('\n\n')}\n`;
 }

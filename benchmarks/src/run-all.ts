@@ -18,7 +18,7 @@ import { BENCHMARKS_DOC, renderBenchmarks } from './render.ts';
 import { isTiny, resultsDir } from './shared/bench-env.ts';
 
 /** Benchmarks with a place in the page come first, in its order; any other runs after them. */
-const ORDER = ['overhead', 'tokenizers', 'economy', 'retention'];
+const ORDER = ['overhead', 'tokenizers', 'economy', 'retention', 'import-cost'];
 
 const source = fileURLToPath(new URL('./', import.meta.url));
 const found = readdirSync(source, { withFileTypes: true })

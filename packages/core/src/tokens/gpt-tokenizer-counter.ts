@@ -1,17 +1,29 @@
-import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { countInRuns } from './count-in-runs.js';
+import { loadModule } from './load-module.js';
 import type { TiktokenEncoding } from './tiktoken-counter.js';
 import type { TokenCounter } from './token-counter.js';
+
+type EncodingModule = typeof import('gpt-tokenizer/encoding/o200k_base');
 
 /** Special-token text in content (`<|endoftext|>`) is ordinary text, never rejected. */
 const AS_ORDINARY_TEXT = { disallowedSpecial: new Set<string>() };
 
-const COUNTERS: Record<TiktokenEncoding, (text: string) => number> = {
-  o200k_base: (text) => countO200k(text, AS_ORDINARY_TEXT),
-  cl100k_base: (text) => countCl100k(text, AS_ORDINARY_TEXT),
-};
+const ENCODINGS: readonly TiktokenEncoding[] = ['o200k_base', 'cl100k_base'];
+
+/** The loaded encodings of the process: each is loaded on its first count, never at import. */
+const loaded = new Map<TiktokenEncoding, (text: string) => number>();
+
+function countFor(encoding: TiktokenEncoding): (text: string) => number {
+  let count = loaded.get(encoding);
+  if (!count) {
+    // Only this encoding's tables (o200k ~ 10 MB in memory); the other one is never read.
+    const { countTokens } = loadModule<EncodingModule>(`gpt-tokenizer/encoding/${encoding}`);
+    count = (text) => countTokens(text, AS_ORDINARY_TEXT);
+    loaded.set(encoding, count);
+  }
+  return count;
+}
 
 /**
  * An exact token counter on `gpt-tokenizer` (pure JavaScript, the encodings
@@ -19,6 +31,10 @@ const COUNTERS: Record<TiktokenEncoding, (text: string) => number> = {
  * {@link tiktokenCounter} — the benchmarks check they agree on every text —
  * but about 2× faster on a typical message and up to 8× on repeated content,
  * which is what decides the per-call cost. The session's default counter.
+ *
+ * The encoding is loaded on the first count (synchronously, once per process),
+ * not when `@compaction/core` is imported: importing the package stays cheap and
+ * only the encoding asked for is ever loaded.
  *
  * Runs of more than `MAX_RUN_CHARS` characters of one kind are counted in slices,
  * so pathological tool output cannot stall the process.
@@ -31,15 +47,14 @@ const COUNTERS: Record<TiktokenEncoding, (text: string) => number> = {
  * ```
  */
 export function gptTokenizerCounter(encoding: TiktokenEncoding = 'o200k_base'): TokenCounter {
-  const count = COUNTERS[encoding];
-  if (!count) {
+  if (!ENCODINGS.includes(encoding)) {
     throw new InvalidSettingsError({
       setting: 'encoding',
-      problem: `unsupported encoding ${JSON.stringify(encoding)}; use one of ${Object.keys(COUNTERS).join(', ')}`,
+      problem: `unsupported encoding ${JSON.stringify(encoding)}; use one of ${ENCODINGS.join(', ')}`,
     });
   }
   return {
     name: `gpt-tokenizer-${encoding}`,
-    countText: (text) => (text.length === 0 ? 0 : countInRuns(text, count)),
+    countText: (text) => (text.length === 0 ? 0 : countInRuns(text, countFor(encoding))),
   };
 }

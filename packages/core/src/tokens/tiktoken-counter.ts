@@ -1,6 +1,7 @@
-import { get_encoding, type Tiktoken } from 'tiktoken';
+import type { Tiktoken } from 'tiktoken';
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { countInRuns } from './count-in-runs.js';
+import { loadModule } from './load-module.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** The tiktoken encodings {@link tiktokenCounter} supports. */
@@ -14,7 +15,8 @@ const encoders = new Map<TiktokenEncoding, Tiktoken>();
 function encoderFor(encoding: TiktokenEncoding): Tiktoken {
   let encoder = encoders.get(encoding);
   if (!encoder) {
-    encoder = get_encoding(encoding);
+    // tiktoken (its WASM module) is loaded on the first count, never at import.
+    encoder = loadModule<typeof import('tiktoken')>('tiktoken').get_encoding(encoding);
     encoders.set(encoding, encoder);
   }
   return encoder;
@@ -32,8 +34,8 @@ function countWithEncoder(encoder: Tiktoken, text: string): number {
  *   providers' tokenizers (calibrate with `updateCalibration`).
  * - Special-token text such as `<|endoftext|>` in user content is counted as
  *   ordinary text (`encode_ordinary`), never rejected.
- * - The encoder is created lazily on the first count and cached for the process,
- *   shared by every counter of the same encoding.
+ * - `tiktoken` is loaded and the encoder created on the first count (not at
+ *   import), then cached for the process, shared by every counter of the same encoding.
  * - Runs longer than `MAX_RUN_CHARS` characters of one kind are counted in
  *   slices (see there), so pathological tool output cannot stall the process.
  *
