@@ -13,3 +13,14 @@ export { compactionPrepareStep, type PrepareStepInput } from './compaction-prepa
 export { messagesToModelMessages, modelMessagesToMessages } from './convert-model-messages.js';
 export { messagesToPrompt, promptToMessages } from './convert-prompt.js';
 export { type CompactionNoticeInput, formatCompactionNotice } from './format-compaction-notice.js';
+export type { ChatPrompt } from './ui/chat-prompt.js';
+export {
+  type ChatCompaction,
+  type ChatStats,
+  type CompactionChat,
+  type CompactionChatOptions,
+  type CompactionChunkWriter,
+  type CompactionStream,
+  compactionChat,
+} from './ui/compaction-chat.js';
+export * from './ui/index.js';

@@ -23,8 +23,23 @@ export type SessionRegistry = {
  * Sessions count tokens through core's process-wide `sharedTokenCache` of the
  * counter (ids here are content ids), so a new session for a conversation seen
  * before — evicted, under another model id, or in a second middleware — does not count again.
+ * Middlewares and prepareStep functions made from the same options object share one registry.
  */
 export function sessionRegistry(options: CompactionOptions): SessionRegistry {
+  // One registry per options object: `compactionChat` reaches the very sessions its
+  // middleware uses, so a manual compaction is never overwritten by a stale session.
+  let registry = registries.get(options);
+  if (!registry) {
+    registry = createRegistry(options);
+    registries.set(options, registry);
+  }
+  return registry;
+}
+
+/** The registry of each options object (see {@link sessionRegistry}). */
+const registries = new WeakMap<CompactionOptions, SessionRegistry>();
+
+function createRegistry(options: CompactionOptions): SessionRegistry {
   const store = options.store ?? memoryStore();
   const sessions = new Map<string, CompactionSession>();
   const tokenCache = sharedTokenCache(options.counter, { maxEntries: MAX_SHARED_TOKEN_COUNTS });

@@ -1,0 +1,67 @@
+import type { Message } from '@compaction/core';
+import { InvalidSettingsError } from '@compaction/core';
+import { convertToModelMessages, type ToolSet, type UIMessage } from 'ai';
+import { convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal';
+import type { LanguageModelV4 } from '../ai-sdk-types.js';
+import { promptToMessages } from '../convert-prompt.js';
+
+/**
+ * A chat request as the route gives it to `streamText`: the UI messages (converted
+ * with `convertToModelMessages(messages, { tools })`), the instructions and the tools.
+ * `compact` and `stats` must see the same prompt as the model call, so that they
+ * find the same conversation (content ids) as the middleware.
+ */
+export type ChatPrompt = {
+  /** The full history, as `useChat` sends it. */
+  messages: readonly UIMessage[];
+  /**
+   * The instructions (system prompt) given to `streamText`.
+   * @default undefined (none)
+   */
+  instructions?: string;
+  /**
+   * The tools given to `streamText` (their `toModelOutput` shapes tool results).
+   * @default undefined (none)
+   */
+  tools?: ToolSet;
+};
+
+/** Checks a chat id and prompt at once, with what to do. */
+export function checkChatPrompt(chatId: unknown, prompt: ChatPrompt): void {
+  if (typeof chatId !== 'string' || chatId.length === 0) {
+    throw new InvalidSettingsError({
+      setting: 'chatId',
+      problem: `expected a non-empty string (your chat id), got ${JSON.stringify(chatId) ?? String(chatId)}`,
+    });
+  }
+  if (!Array.isArray(prompt?.messages)) {
+    throw new InvalidSettingsError({
+      setting: 'messages',
+      problem: 'expected the array of UI messages useChat sends (the full history)',
+    });
+  }
+  if (prompt.instructions !== undefined && typeof prompt.instructions !== 'string') {
+    throw new InvalidSettingsError({ setting: 'instructions', problem: 'expected a string or undefined' });
+  }
+}
+
+/**
+ * The prompt as the middleware sees it — converted the way `streamText` converts it
+ * (`convertToModelMessages`, then the provider prompt) — as core messages with content ids.
+ */
+export async function chatCoreMessages(prompt: ChatPrompt, model: LanguageModelV4): Promise<Message[]> {
+  const messages = await convertToModelMessages(prompt.messages as UIMessage[], {
+    ...(prompt.tools ? { tools: prompt.tools } : {}),
+  });
+  const standardized = await standardizePrompt({
+    ...(prompt.instructions !== undefined ? { instructions: prompt.instructions } : {}),
+    messages,
+  });
+  const providerPrompt = await convertToLanguageModelPrompt({
+    prompt: standardized,
+    supportedUrls: await model.supportedUrls,
+    download: undefined,
+    provider: model.provider.split('.')[0],
+  });
+  return promptToMessages(providerPrompt);
+}

@@ -1,0 +1,223 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileStore, InvalidSettingsError, memoryStore, type SessionStore } from '@compaction/core';
+import {
+  convertToModelMessages,
+  createUIMessageStream,
+  type InferUIMessageChunk,
+  simulateReadableStream,
+  stepCountIs,
+  streamText,
+  tool,
+} from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { fileContent, promptTokens, textResult, toolCallResult } from '../__fixtures__/model-fixtures.js';
+import type { GenerateResult, ProviderPrompt, StreamPart } from '../ai-sdk-types.js';
+import { type CompactionChat, compactionChat } from './compaction-chat.js';
+import type { CompactionUIMessage } from './compaction-data.js';
+import { compactionView } from './compaction-view.js';
+import { latestCompactionData } from './latest-compaction-data.js';
+
+const settings = { contextWindow: 8000, reserveTokens: 1000, keepRecentTokens: 1500, trigger: 0.5 };
+const instructions = 'You are a code assistant.';
+const tools = {
+  read: tool({
+    description: 'Reads a file',
+    inputSchema: z.object({ path: z.string() }),
+    execute: async ({ path }) => `${path}: ${fileContent(path.length, 120)}`,
+  }),
+};
+
+/** Streams an answer in small chunks, as a provider would. */
+function streamed(result: GenerateResult) {
+  const parts: StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+  for (const [index, part] of result.content.entries()) {
+    if (part.type === 'text') {
+      parts.push({ type: 'text-start', id: `t${index}` });
+      for (const word of part.text.split(/(?<= )/)) parts.push({ type: 'text-delta', id: `t${index}`, delta: word });
+      parts.push({ type: 'text-end', id: `t${index}` });
+    } else if (part.type === 'tool-call') parts.push(part);
+  }
+  parts.push({ type: 'finish', finishReason: result.finishReason, usage: result.usage });
+  return { stream: simulateReadableStream({ chunks: parts, initialDelayInMs: null, chunkDelayInMs: null }) };
+}
+
+/** A model that reads a file (first step of each turn), then answers at length; usage from the prompt it got. */
+function chatModel() {
+  const prompts: ProviderPrompt[] = [];
+  const model = new MockLanguageModelV4({
+    doStream: async ({ prompt }) => {
+      prompts.push(prompt);
+      const last = prompt.at(-1);
+      const turn = prompts.length;
+      if (last?.role === 'user')
+        return streamed(toolCallResult(`call-${turn}`, `src/file-${turn}.ts`, promptTokens(prompt)));
+      return streamed(textResult(`Answer ${turn}: ${fileContent(turn, 150)}`, promptTokens(prompt)));
+    },
+  });
+  return { model, prompts };
+}
+
+type Chunk = InferUIMessageChunk<CompactionUIMessage>;
+
+/** One request of a chat route: the user's text in, the finished history and the chunks out. */
+async function turn(chat: CompactionChat, chatId: string, history: CompactionUIMessage[], text: string) {
+  const messages: CompactionUIMessage[] = [
+    ...history,
+    { id: `u${history.length}`, role: 'user', parts: [{ type: 'text', text }] },
+  ];
+  const responseMessageId = `a${history.length}`;
+  let finished: CompactionUIMessage[] = [];
+  const stream = createUIMessageStream<CompactionUIMessage>({
+    originalMessages: messages,
+    execute: async ({ writer }) => {
+      const parts = chat.streamCompaction(writer, { chatId, messages, instructions, tools, responseMessageId });
+      const result = streamText({
+        model: chat.model,
+        instructions,
+        messages: await convertToModelMessages(messages, { tools }),
+        tools,
+        stopWhen: stepCountIs(4),
+        providerOptions: chat.providerOptions(chatId),
+      });
+      writer.merge(
+        result.toUIMessageStream({
+          originalMessages: messages,
+          generateMessageId: () => responseMessageId,
+          onFinish: parts.onFinish,
+        }),
+      );
+    },
+    onFinish: ({ messages: all }) => {
+      finished = all;
+    },
+  });
+  const chunks: Chunk[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return { messages: finished, chunks };
+}
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+function newChat(store: SessionStore) {
+  const { model, prompts } = chatModel();
+  return { chat: compactionChat({ model, store, settings, summarizer: 'structured' }), prompts };
+}
+
+/** Turns until a `data-compaction` part arrives (at most `limit`). */
+async function untilCompaction(chat: CompactionChat, chatId: string, limit = 12) {
+  let messages: CompactionUIMessage[] = [];
+  for (let index = 0; index < limit; index += 1) {
+    const result = await turn(chat, chatId, messages, `Question ${index}: what does file ${index} do?`);
+    messages = result.messages;
+    if (result.chunks.some((chunk) => chunk.type === 'data-compaction')) return { ...result, turns: index + 1 };
+  }
+  throw new Error(`no compaction in ${limit} turns`);
+}
+
+describe('compactionChat', () => {
+  it('streams a data-compaction part whose boundary is a UI message, and context figures that match stats', async () => {
+    const { chat } = newChat(memoryStore());
+    const { messages, chunks } = await untilCompaction(chat, 'chat-1');
+
+    const part = chunks.find((chunk) => chunk.type === 'data-compaction');
+    expect(part?.type === 'data-compaction' && part.data).toMatchObject({
+      sessionId: 'chat-1',
+      trigger: 'auto',
+      strategy: 'structured',
+      version: 1,
+    });
+    const data = part?.type === 'data-compaction' ? part.data : undefined;
+    expect(data!.tokensAfter).toBeLessThan(data!.tokensBefore);
+    expect(data!.notice).toMatch(/^Conversation compacted: \d+ messages → summary, /);
+    expect(data!.summary.length).toBeGreaterThan(0);
+    const keptIndex = messages.findIndex((message) => message.id === data!.firstKeptMessageId);
+    expect(keptIndex).toBeGreaterThan(0);
+
+    // The parts land in the finished messages, so a client needs nothing else.
+    const latest = latestCompactionData(messages);
+    expect(latest.compaction).toEqual(data);
+    const stats = await chat.stats('chat-1', { messages, instructions, tools });
+    expect(latest.context).toEqual(stats.context);
+    expect(stats.compaction?.firstKeptMessageId).toBe(data!.firstKeptMessageId);
+    expect(stats.compaction?.summary).toBe(data!.summary);
+
+    const view = compactionView(messages, { compaction: stats.compaction, context: stats.context });
+    expect(view.boundaryIndex).toBe(keptIndex);
+    expect(view.summarizedCount).toBe(keptIndex);
+    expect([...view.summarizedIds]).toEqual(messages.slice(0, keptIndex).map((message) => message.id));
+    expect(view.usage?.tokens).toBe(stats.context.contextTokens);
+    expect(view.usage?.trigger).toBe(stats.context.triggerTokens);
+  });
+
+  it('compacts on demand with a focus, and the next model call sends that summary (one set of sessions)', async () => {
+    const { chat, prompts } = newChat(memoryStore());
+    let messages: CompactionUIMessage[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      messages = (await turn(chat, 'chat-2', messages, `Question ${index} about src/file-${index}.ts`)).messages;
+    }
+    const before = await chat.stats('chat-2', { messages, instructions, tools });
+    expect(before.compaction).toBeUndefined();
+
+    const manual = await chat.compact('chat-2', { messages, instructions, tools, focus: 'the date helpers' });
+    expect(manual.compacted ? '' : manual.reason).toBe('');
+    if (!manual.compacted) return;
+    expect(manual.compaction).toMatchObject({ trigger: 'manual', version: 1, sessionId: 'chat-2' });
+    expect(manual.context.compactions).toBe(1);
+    expect(manual.context.contextTokens).toBeLessThan(before.context.contextTokens);
+    const kept = messages.findIndex((message) => message.id === manual.compaction.firstKeptMessageId);
+    expect(kept).toBeGreaterThan(0);
+
+    const calls = prompts.length;
+    const next = await turn(chat, 'chat-2', messages, 'And now?');
+    const sent = prompts[calls]!;
+    expect(JSON.stringify(sent)).toContain(JSON.stringify(manual.compaction.summary).slice(1, -1));
+    const verbatim = sent.filter(
+      (message) =>
+        message.role === 'user' &&
+        message.content.some((part) => part.type === 'text' && part.text === 'Question 0 about src/file-0.ts'),
+    );
+    expect(verbatim).toEqual([]);
+    const after = await chat.stats('chat-2', { messages: next.messages, instructions, tools });
+    expect(after.compaction?.version).toBe(1);
+    expect(after.compaction?.firstKeptMessageId).toBe(manual.compaction.firstKeptMessageId);
+  });
+
+  it('finds the same boundary and figures after a restart on a file store', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'compaction-chat-'));
+    dirs.push(dir);
+    const first = newChat(fileStore(dir)).chat;
+    const { messages } = await untilCompaction(first, 'chat-3');
+    const before = await first.stats('chat-3', { messages, instructions, tools });
+
+    const restarted = newChat(fileStore(dir)).chat;
+    const after = await restarted.stats('chat-3', { messages, instructions, tools });
+    expect(after.compaction).toEqual(before.compaction);
+    expect(after.context).toEqual(before.context);
+  });
+
+  it('says there is nothing to compact on a short conversation, and keeps it as it was', async () => {
+    const { chat } = newChat(memoryStore());
+    const { messages } = await turn(chat, 'chat-4', [], 'Hi');
+    const result = await chat.compact('chat-4', { messages, instructions, tools });
+    expect(result.compacted).toBe(false);
+    if (result.compacted) return;
+    expect(result.reason).toMatch(/nothing to compact/);
+    expect(result.context.compactions).toBe(0);
+  });
+
+  it('refuses bad input at once with a typed error that says what to pass', async () => {
+    const { model } = chatModel();
+    expect(() => compactionChat({ model: 'openai/gpt-5' as never })).toThrow(InvalidSettingsError);
+    const chat = compactionChat({ model, settings, summarizer: 'structured' });
+    expect(() => chat.providerOptions('')).toThrow(/chatId/);
+    await expect(chat.stats('chat', { messages: 'hi' as never })).rejects.toThrow(/UI messages/);
+    await expect(chat.compact('chat', { messages: [], focus: 3 as never })).rejects.toThrow(InvalidSettingsError);
+  });
+});
