@@ -1,8 +1,9 @@
 import { InvalidStateError } from '../errors/invalid-state-error.js';
 import { contentFingerprint } from '../messages/content-id.js';
 import { isPinned, isTurnStart } from '../messages/message-helpers.js';
-import type { Message, Part, ToolResultPart } from '../messages/types.js';
+import type { Message, Part } from '../messages/types.js';
 import type { CompactionState } from './compaction-state.js';
+import { repairToolPairs } from './tool-pairs.js';
 
 /** Wraps the summary so the model reads it as context, not as a request. */
 export const SUMMARY_PREFIX =
@@ -14,8 +15,7 @@ export const SUMMARY_ACKNOWLEDGEMENT =
 /** The output a pruned tool result shows instead of its real output. */
 export const PRUNED_OUTPUT_MARKER =
   '[Output cleared to save context. The call is kept; run the tool again if the output is needed.]';
-/** The result given to a tool call that has none in the context. */
-export const MISSING_RESULT_OUTPUT = '[No result: the tool call was interrupted or its result was not recorded.]';
+export { MISSING_RESULT_OUTPUT, repairToolPairs } from './tool-pairs.js';
 
 export type BuildContextOptions = {
   /**
@@ -94,60 +94,4 @@ export function pruneMessage(message: Message, pruned: ReadonlySet<string>): Mes
     part.type === 'tool-result' && pruned.has(part.toolCallId) ? { ...part, output: PRUNED_OUTPUT_MARKER } : part,
   );
   return { ...message, parts };
-}
-
-/**
- * Makes tool calls and results pair up: drops results whose call is not in
- * `messages` (and messages left empty by that), and gives every call without a
- * result a synthetic error result right after its message. Returns `messages`
- * itself when nothing needed repair.
- */
-export function repairToolPairs(messages: readonly Message[]): Message[] {
-  const calls = new Map<string, string>();
-  const results = new Set<string>();
-  for (const message of messages) {
-    for (const part of message.parts) {
-      if (part.type === 'tool-call') calls.set(part.toolCallId, part.toolName);
-      else if (part.type === 'tool-result' && calls.has(part.toolCallId)) results.add(part.toolCallId);
-    }
-  }
-  if (results.size === calls.size && !hasOrphanResults(messages, calls)) return messages as Message[];
-
-  const repaired: Message[] = [];
-  for (const message of messages) {
-    const parts = message.parts.filter((part) => part.type !== 'tool-result' || calls.has(part.toolCallId));
-    if (parts.length > 0 || message.parts.length === 0) {
-      repaired.push(parts.length === message.parts.length ? message : { ...message, parts });
-    }
-    const missing: ToolResultPart[] = [];
-    for (const part of message.parts) {
-      if (part.type === 'tool-call' && !results.has(part.toolCallId)) {
-        missing.push({
-          type: 'tool-result',
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          output: MISSING_RESULT_OUTPUT,
-          isError: true,
-        });
-      }
-    }
-    if (missing.length > 0) {
-      repaired.push({
-        id: `${message.id}:missing-results`,
-        role: 'tool',
-        parts: missing,
-        metadata: { compaction: { type: 'synthetic-result' } },
-      });
-    }
-  }
-  return repaired;
-}
-
-function hasOrphanResults(messages: readonly Message[], calls: ReadonlyMap<string, string>): boolean {
-  for (const message of messages) {
-    for (const part of message.parts) {
-      if (part.type === 'tool-result' && !calls.has(part.toolCallId)) return true;
-    }
-  }
-  return false;
 }

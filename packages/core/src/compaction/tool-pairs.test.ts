@@ -1,0 +1,237 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../messages/types.js';
+import { createCompactionSession } from '../session/create-compaction-session.js';
+import { buildContext } from './build-context.js';
+import { COMPACTION_STATE_SCHEMA } from './compaction-state.js';
+import { findCutPoint } from './find-cut-point.js';
+import { MISSING_RESULT_OUTPUT, repairToolPairs, straddledCuts } from './tool-pairs.js';
+
+const user = (id: string, text = id): Message => ({ id, role: 'user', parts: [{ type: 'text', text }] });
+const call = (id: string, ...callIds: string[]): Message => ({
+  id,
+  role: 'assistant',
+  parts: callIds.map((toolCallId) => ({ type: 'tool-call', toolCallId, toolName: 'run', input: {} })),
+});
+const result = (id: string, toolCallId: string, output: unknown = id): Message => ({
+  id,
+  role: 'tool',
+  parts: [{ type: 'tool-result', toolCallId, toolName: 'run', output }],
+});
+
+/**
+ * What providers accept, checked independently of the code under test: after a message
+ * with tool calls, the result messages right after it answer each of its calls exactly
+ * once, and no result stands anywhere else.
+ */
+function providerProblems(messages: readonly Message[]): string[] {
+  const problems: string[] = [];
+  for (let index = 0; index < messages.length; index += 1) {
+    const message = messages[index]!;
+    const calls = message.parts.flatMap((part) => (part.type === 'tool-call' ? [part.toolCallId] : []));
+    if (message.role !== 'assistant' && calls.length > 0) problems.push(`call in a ${message.role} message`);
+    const previous = messages[index - 1];
+    const afterCalls =
+      previous !== undefined &&
+      (previous.role === 'tool' ||
+        (previous.role === 'assistant' && previous.parts.some((part) => part.type === 'tool-call')));
+    if (message.role === 'tool' && !afterCalls) {
+      problems.push(`result message ${message.id} does not follow a call`);
+    }
+    if (calls.length === 0) continue;
+    const answered: string[] = [];
+    let next = index + 1;
+    while (next < messages.length && messages[next]!.role === 'tool') {
+      for (const part of messages[next]!.parts) if (part.type === 'tool-result') answered.push(part.toolCallId);
+      next += 1;
+    }
+    if ([...answered].sort().join() !== [...calls].sort().join()) {
+      problems.push(`calls [${calls}] of ${message.id} answered by [${answered}]`);
+    }
+  }
+  return problems;
+}
+
+const shape = (messages: readonly Message[]) =>
+  messages.map((message) =>
+    message.parts
+      .map((part) =>
+        part.type === 'tool-call'
+          ? `call(${part.toolCallId})`
+          : part.type === 'tool-result'
+            ? `result(${part.toolCallId}: ${part.output})`
+            : part.type === 'text'
+              ? part.text
+              : part.type,
+      )
+      .join(' '),
+  );
+
+describe('repairToolPairs (r16, r17)', () => {
+  it('moves a result stored before its call to right after it (r16)', () => {
+    const context = buildContext([user('go'), result('r', 'k', 'real output'), call('c', 'k')], undefined);
+    expect(shape(context)).toEqual(['go', 'call(k)', 'result(k: real output)']);
+    expect(providerProblems(context)).toEqual([]);
+  });
+
+  it('keeps one result when a call got two (r16)', () => {
+    const context = buildContext(
+      [user('go'), call('c', 'k'), result('r1', 'k', 'first'), result('r2', 'k', 'retry'), user('next')],
+      undefined,
+    );
+    expect(shape(context)).toEqual(['go', 'call(k)', 'result(k: first)', 'next']);
+  });
+
+  it('pairs each call of a reused id with its own result (r17)', () => {
+    const history = [
+      user('u0'),
+      call('c0', 'call_0'),
+      result('r0', 'call_0', 'zero'),
+      user('u1'),
+      call('c1', 'call_0'),
+      user('u2'),
+      call('c2', 'call_0'),
+      result('r2', 'call_0', 'two'),
+    ];
+    const context = repairToolPairs(history);
+    expect(shape(context)).toEqual([
+      'u0',
+      'call(call_0)',
+      'result(call_0: zero)',
+      'u1',
+      'call(call_0)',
+      `result(call_0: ${MISSING_RESULT_OUTPUT})`,
+      'u2',
+      'call(call_0)',
+      'result(call_0: two)',
+    ]);
+    // The cut is free between turns, even though every call shares an id.
+    const blocked = straddledCuts(history);
+    expect([...blocked.slice(0, history.length)]).toEqual([0, 0, 1, 0, 0, 0, 0, 1]);
+  });
+
+  it('a result that arrives after the next message is moved back to its call', () => {
+    const context = repairToolPairs([user('go'), call('c', 'k'), user('still there?'), result('r', 'k', 'late')]);
+    expect(shape(context)).toEqual(['go', 'call(k)', 'result(k: late)', 'still there?']);
+  });
+
+  it('compaction stays possible when every call reuses "call_0" (r17)', async () => {
+    const session = createCompactionSession({
+      sessionId: 's',
+      settings: { contextWindow: 8000, keepRecentTokens: 1500, reserveTokens: 1000, pruneToolOutputs: false },
+    });
+    const errors: string[] = [];
+    session.on((event) => {
+      if (event.type === 'compaction:error') errors.push(event.message);
+    });
+    for (let turn = 0; turn < 30; turn += 1) {
+      await session.append([
+        user(`u${turn}`, `turn ${turn}`),
+        {
+          id: `c${turn}`,
+          role: 'assistant',
+          parts: [{ type: 'tool-call', toolCallId: 'call_0', toolName: 'read', input: { turn } }],
+        },
+        {
+          id: `r${turn}`,
+          role: 'tool',
+          parts: [{ type: 'tool-result', toolCallId: 'call_0', toolName: 'read', output: 'x '.repeat(300) }],
+        },
+      ]);
+    }
+    const { messages, tokens } = await session.prepare();
+    expect(errors).toEqual([]);
+    expect(tokens).toBeLessThan(8000 - 1000);
+    expect(providerProblems(messages)).toEqual([]);
+    // The kept turns keep their own outputs.
+    expect(messages.at(-1)).toMatchObject({ id: 'r29' });
+  });
+
+  // Random pairing orders: calls (ids drawn from a small pool, so they repeat), results
+  // before, after, twice or never, orphans, user turns in between.
+  const event = fc.oneof(
+    fc.record({ kind: fc.constant('user' as const) }),
+    fc.record({
+      kind: fc.constant('call' as const),
+      ids: fc.uniqueArray(fc.constantFrom('a', 'b', 'call_0'), { minLength: 1, maxLength: 3 }),
+    }),
+    fc.record({ kind: fc.constant('result' as const), id: fc.constantFrom('a', 'b', 'call_0', 'orphan') }),
+  );
+  const toMessages = (events: Array<{ kind: 'user' | 'call' | 'result'; ids?: string[]; id?: string }>) =>
+    events.map(
+      (item, index): Message =>
+        item.kind === 'user'
+          ? user(`m${index}`)
+          : item.kind === 'call'
+            ? call(`m${index}`, ...item.ids!)
+            : result(`m${index}`, item.id!, `out${index}`),
+    );
+
+  it('property: any order of calls and results is repaired into what providers accept, idempotently', () => {
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 30 }), (events) => {
+        const history = toMessages(events);
+        const before = structuredClone(history);
+        const repaired = repairToolPairs(history);
+        expect(providerProblems(repaired)).toEqual([]);
+        expect(repairToolPairs(repaired)).toBe(repaired);
+        expect(history).toEqual(before);
+        // Nothing is invented: every result is a real one or the marked synthetic one, each real one used once.
+        const used = repaired.flatMap((message) => message.parts.filter((part) => part.type === 'tool-result'));
+        const real = used.filter((part) => part.type === 'tool-result' && part.output !== MISSING_RESULT_OUTPUT);
+        expect(new Set(real).size).toBe(real.length);
+        for (const part of real) expect(history.some((message) => message.parts.includes(part))).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('property: a result right after its call is never replaced by a synthetic one', () => {
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 30 }), (events) => {
+        const history = toMessages(events);
+        const repaired = repairToolPairs(history);
+        for (let index = 0; index + 1 < history.length; index += 1) {
+          const [first, second] = [history[index]!, history[index + 1]!];
+          const ids = first.parts.flatMap((part) => (part.type === 'tool-call' ? [part.toolCallId] : []));
+          const answer = second.parts[0];
+          if (answer?.type !== 'tool-result' || !ids.includes(answer.toolCallId)) continue;
+          expect(repaired).toContain(second);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('property: wherever findCutPoint cuts, the built context pairs every call', () => {
+    fc.assert(
+      fc.property(fc.array(event, { minLength: 4, maxLength: 30 }), fc.nat(2000), (events, keep) => {
+        const history = toMessages(events);
+        const cut = findCutPoint(history, {
+          countTokens: () => 50,
+          keepRecentTokens: keep,
+          splitTurnMinMessages: 2,
+          force: true,
+        });
+        if (!cut) return;
+        const context = buildContext(history, {
+          schema: COMPACTION_STATE_SCHEMA,
+          version: 1,
+          summary: 'S',
+          firstKeptMessageId: history[cut.firstKeptIndex]!.id,
+          summarizedRange: { fromIndex: 0, toIndex: cut.firstKeptIndex - 1, messageCount: cut.firstKeptIndex },
+          prunedToolCallIds: [],
+          fileOps: { read: [], modified: [] },
+          tokensBefore: 1,
+          tokensAfter: 1,
+          strategy: 'structured',
+          createdAt: '2026-01-01T00:00:00.000Z',
+        });
+        expect(providerProblems(context)).toEqual([]);
+        // A kept call whose result exists right after it keeps that real result.
+        expect(straddledCuts(history)[cut.firstKeptIndex]).toBe(0);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
