@@ -65,10 +65,7 @@ export function buildContext(
       problem: `firstKeptMessageId "${state.firstKeptMessageId}" is not in the history (${history.length} messages); the state belongs to another conversation or branch — clear it`,
     });
   }
-  const context: Message[] = [];
-  for (let index = 0; index < firstKeptIndex; index += 1) {
-    if (isPinned(history[index]!)) context.push(history[index]!);
-  }
+  const context: Message[] = pinnedBefore(history, firstKeptIndex);
   const kept = history.slice(firstKeptIndex);
   if (state.summary) {
     context.push(summaryMessage(state));
@@ -87,11 +84,40 @@ export function buildContext(
   return repairToolPairs(context);
 }
 
-/** A copy of `message` whose results for `pruned` tool calls show the marker (itself when none). */
+/** A copy of `message` whose results for `pruned` tool calls show the marker (itself when none, or when pinned). */
 export function pruneMessage(message: Message, pruned: ReadonlySet<string>): Message {
+  // Pinned content is never cleared, whatever ids a stored state lists.
+  if (isPinned(message)) return message;
   if (!message.parts.some((part) => part.type === 'tool-result' && pruned.has(part.toolCallId))) return message;
   const parts: Part[] = message.parts.map((part) =>
     part.type === 'tool-result' && pruned.has(part.toolCallId) ? { ...part, output: PRUNED_OUTPUT_MARKER } : part,
   );
   return { ...message, parts };
+}
+
+/**
+ * The pinned messages before the kept range, in order. A pinned tool result brings its
+ * call along (a copy of the call's message holding only that call, id suffixed
+ * `:pinned-call`), so that the pinned output reaches the model paired, not dropped as an
+ * orphan.
+ */
+function pinnedBefore(history: readonly Message[], firstKeptIndex: number): Message[] {
+  const pinned: Message[] = [];
+  const pinnedResults = new Set<string>();
+  for (let index = 0; index < firstKeptIndex; index += 1) {
+    const message = history[index]!;
+    if (!isPinned(message)) continue;
+    for (const part of message.parts) if (part.type === 'tool-result') pinnedResults.add(part.toolCallId);
+  }
+  for (let index = 0; index < firstKeptIndex; index += 1) {
+    const message = history[index]!;
+    if (isPinned(message)) {
+      pinned.push(message);
+      continue;
+    }
+    if (pinnedResults.size === 0) continue;
+    const calls = message.parts.filter((part) => part.type === 'tool-call' && pinnedResults.has(part.toolCallId));
+    if (calls.length > 0) pinned.push({ ...message, id: `${message.id}:pinned-call`, parts: calls });
+  }
+  return pinned;
 }

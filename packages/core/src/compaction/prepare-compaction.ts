@@ -4,6 +4,7 @@ import type { Message } from '../messages/types.js';
 import type { ResolvedSettings } from '../settings/compaction-settings.js';
 import type { CompactionState } from './compaction-state.js';
 import { findCutPoint } from './find-cut-point.js';
+import { prunableToolCallIds as findPrunableToolCallIds } from './prunable-tool-call-ids.js';
 
 /** What a compaction would do, computed without side effects (also the dry run / preview). */
 export type CompactionPlan = {
@@ -80,13 +81,13 @@ export function prepareCompaction(
     : [];
   if (historyMessages.length === 0 && turnPrefixMessages.length === 0) return undefined;
 
-  const alreadyPruned = new Set(previous?.prunedToolCallIds ?? []);
-  const prunableToolCallIds: string[] = [];
-  for (let index = startIndex; index < cut.firstKeptIndex; index += 1) {
-    for (const part of messages[index]!.parts) {
-      if (part.type === 'tool-result' && !alreadyPruned.has(part.toolCallId)) prunableToolCallIds.push(part.toolCallId);
-    }
-  }
+  // The prune rule (pinned and protected outputs, reused ids) lives in prunable-tool-call-ids.ts.
+  const prunableToolCallIds = findPrunableToolCallIds(messages, {
+    startIndex,
+    endIndex: cut.firstKeptIndex,
+    alreadyPruned: new Set(previous?.prunedToolCallIds ?? []),
+    protectedTools: settings.protectedTools ?? [],
+  });
 
   const plan: CompactionPlan = {
     firstKeptIndex: cut.firstKeptIndex,

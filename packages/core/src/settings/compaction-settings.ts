@@ -55,6 +55,23 @@ export type CompactionSettings = {
    * @default 0.1
    */
   minReduction: number;
+  /**
+   * Tool names whose outputs are never cleared by the prune pass (`pruneToolOutputs`), e.g.
+   * `['read_plan']` for a tool whose output the agent must keep seeing verbatim. Outputs in
+   * messages with `metadata.pinned` are never cleared either.
+   * @default []
+   */
+  protectedTools: readonly string[];
+  /**
+   * How long one summarizer call may take, in milliseconds. When it runs out, the call's
+   * `AbortSignal` is aborted and compaction moves down the fallback chain (structured,
+   * then truncate) without waiting for it, even if the summarizer ignores the signal.
+   * Two minutes: a slow provider writing the largest LLM summary (4,096 tokens at ~40
+   * tokens/s, after reading a 100K-token prompt) needs about 110 s, and an agent that waits
+   * longer for its context is worse off than one that gets the instant deterministic summary.
+   * @default 120000
+   */
+  summaryTimeoutMs: number;
 };
 
 /** The settings every session starts from. */
@@ -68,6 +85,8 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
   splitTurnMinMessages: 5,
   pruneToolOutputs: true,
   minReduction: 0.1,
+  protectedTools: Object.freeze([]) as readonly string[],
+  summaryTimeoutMs: 120_000,
 });
 
 /** Settings with every default applied and the window known. */
@@ -120,6 +139,10 @@ export function resolveSettings(
   if (merged.trigger > 1 && merged.trigger > contextWindow) {
     fail('trigger', `absolute limit ${merged.trigger} is above contextWindow (${contextWindow})`);
   }
+  checkInteger('summaryTimeoutMs', merged.summaryTimeoutMs, { min: 1 });
+  if (!Array.isArray(merged.protectedTools) || merged.protectedTools.some((name) => typeof name !== 'string')) {
+    fail('protectedTools', `must be an array of tool names (strings), got ${describeValue(merged.protectedTools)}`);
+  }
   if (!(merged.minReduction >= 0 && merged.minReduction < 1)) {
     fail('minReduction', `must be a fraction in [0, 1), got ${String(merged.minReduction)}`);
   }
@@ -131,6 +154,14 @@ export function triggerTokens(settings: ResolvedSettings): number {
   if (settings.trigger === 0) return Number.POSITIVE_INFINITY;
   const limit = settings.trigger > 1 ? settings.trigger : Math.floor(settings.contextWindow * settings.trigger);
   return Math.min(limit, settings.contextWindow - settings.reserveTokens);
+}
+
+function describeValue(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return typeof value;
+  }
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
