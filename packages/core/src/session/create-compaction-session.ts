@@ -216,6 +216,18 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
 
   function countedTokens(upTo = history.length): number {
     const stateVersion = version();
+    const usage = record.usage;
+    if (
+      !(counted && counted.version === stateVersion && counted.length <= upTo) &&
+      usage?.countedTokens !== undefined &&
+      usage.stateVersion === stateVersion &&
+      usage.historyLength <= upTo &&
+      coversHistory(usage)
+    ) {
+      // The record holds our count of that prefix (saved by this session, or by the one
+      // before a restart or an eviction): go on from it instead of recounting the history.
+      counted = { version: stateVersion, length: usage.historyLength, tokens: usage.countedTokens };
+    }
     if (counted && counted.version === stateVersion && counted.length <= upTo) {
       for (let index = counted.length; index < upTo; index += 1) counted.tokens += cache.count(history[index]!);
       counted.length = upTo;
