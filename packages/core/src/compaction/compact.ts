@@ -1,4 +1,3 @@
-import { CompactionError } from '../errors/compaction-error.js';
 import type { Message } from '../messages/types.js';
 import { getContextWindow } from '../models/index.js';
 import type { CompactionResult, CompactionTrigger } from '../session/types.js';
@@ -14,9 +13,8 @@ import {
   type FileToolMap,
   mergeFileOperations,
   splitLastRequest,
-  structuredSummarizer,
-  truncateSummarizer,
 } from '../summarize/index.js';
+import { fallbackChain, summarizeWithFallback } from '../summarize/summarize-with-fallback.js';
 import type { FileOperations, SummarizeRequest, Summarizer } from '../summarize/types.js';
 import { countMessageTokens, createTokenCache, gptTokenizerCounter } from '../tokens/index.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -81,15 +79,6 @@ export const MIN_SUMMARY_TOKENS = 400;
  */
 export function pruneTargetTokens(settings: ResolvedSettings): number {
   return Math.max(2 * settings.keepRecentTokens, Math.floor(triggerTokens(settings) / 4));
-}
-
-/** The summarizers to try in order: the given one, then structured, then truncate. */
-export function fallbackChain(summarizer: Summarizer | undefined): Summarizer[] {
-  const chain: Summarizer[] = [];
-  for (const candidate of [summarizer, structuredSummarizer(), truncateSummarizer()]) {
-    if (candidate && !chain.some((existing) => existing.name === candidate.name)) chain.push(candidate);
-  }
-  return chain;
 }
 
 /**
@@ -263,27 +252,6 @@ function pruneOnly(
     isSplitTurn: false,
     fallbacks: [],
   };
-}
-
-async function summarizeWithFallback(
-  summarizers: readonly Summarizer[],
-  request: SummarizeRequest,
-  fallbacks: { strategy: string; error: string }[],
-): Promise<{ text: string; strategy: string }> {
-  for (const summarizer of summarizers) {
-    try {
-      const text = await summarizer.summarize(request);
-      if (typeof text === 'string' && text.trim().length > 0) return { text, strategy: summarizer.name };
-      fallbacks.push({ strategy: summarizer.name, error: 'returned an empty summary' });
-    } catch (error) {
-      if (request.signal?.aborted) throw error;
-      fallbacks.push({ strategy: summarizer.name, error: error instanceof Error ? error.message : String(error) });
-    }
-  }
-  throw new CompactionError(
-    'CompactionError',
-    `every summarizer failed: ${fallbacks.map((f) => `${f.strategy}: ${f.error}`).join('; ')}`,
-  );
 }
 
 /** The strategy recorded for the compaction: the weakest (latest in the chain) one used. */

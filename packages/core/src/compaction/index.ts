@@ -13,7 +13,6 @@ export {
   type CompactOptions,
   compact,
   contextTokens,
-  fallbackChain,
   MIN_SUMMARY_TOKENS,
   pruneTargetTokens,
   SUMMARY_WINDOW_SHARE,
