@@ -345,4 +345,20 @@ describe('createCompactionSession', () => {
     expect(await session.state()).toBeUndefined();
     expect(await store.loadRecord('s')).toBeUndefined();
   });
+
+  it('clear() starts a new conversation: context() and prepare() never show the cleared messages', async () => {
+    const session = createCompactionSession({ sessionId: 's', settings, counter });
+    const c = conversation();
+    const [u1, a1, u2, a2] = [c.user('first'), c.assistant('one'), c.user('second'), c.assistant('two')];
+    await session.append([u1!, a1!]);
+    expect((await session.context()).map((m) => m.id)).toEqual([u1!.id, a1!.id]);
+    await session.clear();
+    await session.append([u2!, a2!]);
+    expect((await session.context()).map((m) => m.id)).toEqual([u2!.id, a2!.id]);
+    expect((await session.prepare()).messages.map((m) => m.id)).toEqual([u2!.id, a2!.id]);
+    // The same length as before the clear must not revive the old context either.
+    await session.clear();
+    await session.append([u1!, a1!]);
+    expect((await session.prepare()).messages.map((m) => m.id)).toEqual([u1!.id, a1!.id]);
+  });
 });

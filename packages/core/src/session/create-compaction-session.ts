@@ -627,6 +627,9 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       setHistory([]);
       record = {};
       prepared = undefined;
+      // A new conversation: the incremental context must not carry the old one's messages.
+      branch += 1;
+      contextCache = undefined;
       lastOverflowAt = undefined;
     },
   };
