@@ -21,14 +21,45 @@ export function buildSummaryPrompt(
   prompts: SummaryPrompts,
   serializeOptions?: SerializeConversationOptions,
 ): string {
-  const sections: string[] = [];
-  const isUpdate = request.kind === 'history' && request.previousSummary?.trim();
-  if (isUpdate)
-    sections.push(`<previous-summary>\n${escapeFraming(request.previousSummary?.trim() ?? '')}\n</previous-summary>`);
   // A turn prefix is part of the latest turn, whose reasoning is never summarized.
   const options = request.kind === 'turn-prefix' ? { ...serializeOptions, includeReasoning: false } : serializeOptions;
-  sections.push(serializeConversation(request.messages, options));
-  sections.push(request.kind === 'turn-prefix' ? prompts.turnPrefix : isUpdate ? prompts.update : prompts.initial);
+  // The previous summary is the history's; a turn prefix is summarized on its own.
+  const { kind, instructions } = request;
+  const previousSummary = kind === 'history' ? request.previousSummary : undefined;
+  return buildSummaryPromptFromTranscript(
+    {
+      kind,
+      ...(previousSummary !== undefined ? { previousSummary } : {}),
+      ...(instructions !== undefined ? { instructions } : {}),
+      transcript: serializeConversation(request.messages, options),
+    },
+    prompts,
+  );
+}
+
+/** The text added to the turn-prefix instruction when a long prefix is summarized in parts. */
+export const TURN_PREFIX_CONTINUATION_NOTE =
+  'The summary inside <previous-summary> tags covers the earlier messages of this same turn prefix: merge it with the messages above into one summary in the format above.';
+
+/**
+ * {@link buildSummaryPrompt} for a transcript already serialized (and wrapped in its
+ * `<conversation>` tags): how a summarizer sends one chunk of a long span. A `turn-prefix`
+ * request with a `previousSummary` (the summary of the prefix's earlier chunks) gets it in
+ * `<previous-summary>` tags and {@link TURN_PREFIX_CONTINUATION_NOTE} after its instruction.
+ */
+export function buildSummaryPromptFromTranscript(
+  request: Pick<SummarizeRequest, 'kind' | 'previousSummary' | 'instructions'> & { transcript: string },
+  prompts: SummaryPrompts,
+): string {
+  const sections: string[] = [];
+  const previous = request.previousSummary?.trim();
+  if (previous) sections.push(`<previous-summary>\n${escapeFraming(previous)}\n</previous-summary>`);
+  sections.push(request.transcript);
+  if (request.kind === 'turn-prefix') {
+    sections.push(previous ? `${prompts.turnPrefix}\n\n${TURN_PREFIX_CONTINUATION_NOTE}` : prompts.turnPrefix);
+  } else {
+    sections.push(previous ? prompts.update : prompts.initial);
+  }
   if (request.instructions?.trim()) {
     sections.push(`Additional focus for this summary, from the user: ${escapeFraming(request.instructions.trim())}`);
   }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
 import { checkSummaryQuality } from './check-summary-quality.js';
@@ -118,5 +119,68 @@ describe('checkSummaryQuality', () => {
       reason: 'not-smaller',
       detail: `the summary has ${tokens} tokens, not fewer than the ${tokens} it replaces`,
     });
+  });
+});
+
+describe('checkSummaryQuality: updates and continuations (r04)', () => {
+  const update = { ...history, previousSummary: GOOD };
+
+  it('rejects an update that echoes the previous summary unchanged', () => {
+    expect(checkSummaryQuality(GOOD, update)).toMatchObject({ ok: false, reason: 'stale' });
+  });
+
+  it('accepts an update that adds what the new messages did', () => {
+    const next = GOOD.replace('### Blocked', '- [x] Wired dryRun into uploadAssets()\n\n### Blocked');
+    expect(checkSummaryQuality(next, update)).toEqual({ ok: true });
+  });
+
+  it('property: an echo is stale however it is reordered, re-spaced or re-bulleted', () => {
+    const at = GOOD.indexOf('\n\n<read-files>');
+    const lines = GOOD.slice(0, at).split('\n');
+    const tail = GOOD.slice(at);
+    fc.assert(
+      fc.property(
+        fc.shuffledSubarray(lines, { minLength: lines.length, maxLength: lines.length }),
+        fc.constantFrom('', ' ', '  '),
+        fc.constantFrom('- ', '* ', '+ ', ''),
+        fc.boolean(),
+        (shuffled, pad, bullet, upper) => {
+          const echoed = shuffled
+            .map((line) => (line.startsWith('- ') && !line.startsWith('- [') ? `${bullet}${line.slice(2)}` : line))
+            .map((line) => `${pad}${upper && !line.startsWith('#') ? line.toUpperCase() : line}${pad}`)
+            .join('\n')
+            .concat(tail);
+          const verdict = checkSummaryQuality(echoed, update);
+          // Shuffling can break the heading structure or bring a chat-looking line first: any rejection will do, never ok.
+          expect(verdict.ok).toBe(false);
+          if (verdict.ok === false && verdict.reason !== 'missing-headings' && verdict.reason !== 'continuation') {
+            expect(verdict.reason).toBe('stale');
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('property: an update with one new content line is never stale', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Z][a-z]{3,12} [a-z]{3,12} in src\/[a-z]{2,8}\.ts$/), (line) => {
+        const next = GOOD.replace('### In Progress', `- [x] ${line}\n\n### In Progress`);
+        const verdict = checkSummaryQuality(next, update);
+        if (!verdict.ok) expect(verdict.reason).not.toBe('stale');
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it.each([
+    ['a closing line', `${GOOD.split('\n\nLast request')[0]}\n\nNow let me run the deploy script with --dry-run.`],
+    [
+      'a line under a heading',
+      GOOD.replace('## Next Steps\n', "## Next Steps\nI'll wire the flag into uploadAssets next.\n"),
+    ],
+    ['a bullet', GOOD.replace('## Critical Context\n', '## Critical Context\n- Sure, here is the rest of the fix:\n')],
+  ])('rejects a continuation that carries every heading: %s', (_label, text) => {
+    expect(checkSummaryQuality(text, history)).toMatchObject({ ok: false, reason: 'continuation' });
   });
 });

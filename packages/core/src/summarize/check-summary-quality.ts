@@ -18,6 +18,12 @@ export type SummaryQualityOptions = {
   counter: TokenCounter;
   /** The generation's finish reason; `length` means the output limit cut the text off. */
   finishReason?: GenerateTextResult['finishReason'];
+  /**
+   * The summary an update replaces. An update whose content adds nothing to it (the
+   * previous summary echoed back, reordered or re-spaced) is `stale`: the newly summarized
+   * messages would be lost.
+   */
+  previousSummary?: string | undefined;
 };
 
 /** The verdict of {@link checkSummaryQuality}. */
@@ -29,6 +35,13 @@ const CHAT_OPENING =
 /** Phrases that speak to the user. */
 const ADDRESSES_USER =
   /\b(?:would you like(?: me)? to|do you want me to|shall i|should i (?:go ahead|proceed|continue)|let me know (?:if|when|what|whether)|feel free to)\b/i;
+/**
+ * A line, anywhere in the summary, where the model speaks as the assistant of the
+ * conversation ("Let me run the tests", "Now I'll fix it", "Sure, …"): a continuation
+ * dressed in the summary's headings.
+ */
+const CHAT_LINE =
+  /^(?:(?:now|next|then|first|so|okay|ok|alright|great|good|perfect)[,!.]?\s+)?(?:sure|certainly|of course|i'll|i will|i'm going to|i am going to|let me|let's)\b[^\n]*/im;
 /** Turn markers of the serialized transcript, echoed back. */
 const TRANSCRIPT_MARKER = /\[(?:User|Assistant|Tool call|Tool result|Tool error|System|Reasoning)\]:/;
 
@@ -38,7 +51,9 @@ const TRANSCRIPT_MARKER = /\[(?:User|Assistant|Tool call|Tool result|Tool error|
  * opens with "Sure"/"I'll"/"Let me"/"Okay"…, speaks to the user, or holds `[User]:` /
  * `[Assistant]:` transcript markers), `missing-headings` (a `history` summary needs every
  * heading of {@link HISTORY_SUMMARY_HEADINGS}, a `turn-prefix` one only `## Turn Request`),
- * or `not-smaller` (counts at least `replacedTokens`). The carried
+ * `stale` (an update whose content lines are all in `previousSummary` already: an echo),
+ * or `not-smaller` (counts at least `replacedTokens`). A chat reply is caught on any line,
+ * not only the first, so a continuation that carries every heading is still one. The carried
  * `Last request from user was: …` tail holds the user's own words and is measured but not
  * scanned for continuation.
  *
@@ -57,6 +72,10 @@ export function checkSummaryQuality(text: string, options: SummaryQualityOptions
   }
   const continuation = continuationSign(content);
   if (continuation) return { ok: false, reason: 'continuation', detail: continuation };
+  if (options.kind === 'history' && options.previousSummary?.trim()) {
+    const stale = staleUpdate(content, options.previousSummary);
+    if (stale) return { ok: false, reason: 'stale', detail: stale };
+  }
   const required = options.kind === 'turn-prefix' ? TURN_PREFIX_SUMMARY_HEADINGS : HISTORY_SUMMARY_HEADINGS;
   const present = markdownHeadings(content);
   const missing = required.filter((heading) => !present.has(normalizeHeading(heading)));
@@ -87,5 +106,33 @@ function continuationSign(content: string): string | undefined {
   if (marker) return `it contains the transcript marker "${marker[0]}"`;
   const address = ADDRESSES_USER.exec(content);
   if (address) return `it addresses the user ("${address[0]}")`;
+  for (const line of content.split('\n')) {
+    const chat = CHAT_LINE.exec(line.replace(/^[\s#>*_"'`\-\d.)[\]x]+/i, ''));
+    if (chat) return `a line speaks as the assistant ("${chat[0].slice(0, 60)}")`;
+  }
   return undefined;
+}
+
+/** The content lines of a summary, normalized for comparison (no headings, bullets, case or spacing). */
+export function summaryContentLines(summary: string): Set<string> {
+  const lines = new Set<string>();
+  const { body } = splitLastRequest(summary);
+  for (const raw of removeFileOperationBlocks(body).split('\n')) {
+    if (/^\s{0,3}#{1,6}\s/.test(raw)) continue;
+    const line = raw
+      .replace(/^[\s>*\-+\d.)]*(?:\[[ x]\]\s*)?/i, '')
+      .replace(/[*_`]/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .toLowerCase();
+    if (line && line !== '(none)' && line !== 'none') lines.add(line);
+  }
+  return lines;
+}
+
+/** Why an update does not account for the new messages: it holds no content line the previous summary lacks. */
+function staleUpdate(content: string, previousSummary: string): string | undefined {
+  const previous = summaryContentLines(previousSummary);
+  for (const line of summaryContentLines(content)) if (!previous.has(line)) return undefined;
+  return 'the update holds nothing the previous summary did not: the newly summarized messages are missing';
 }

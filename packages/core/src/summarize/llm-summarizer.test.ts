@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { SummaryRejectedError } from '../errors/summary-rejected-error.js';
 import type { Message } from '../messages/types.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
 import { llmSummarizer } from './llm-summarizer.js';
+import { splitLastRequest } from './split-last-request.js';
 import {
   INITIAL_SUMMARY_PROMPT,
   SUMMARIZATION_SYSTEM_PROMPT,
@@ -232,5 +234,129 @@ describe('llmSummarizer', () => {
   it('refuses bad options with an error naming the setting', () => {
     expect(() => llmSummarizer({} as never)).toThrow(InvalidSettingsError);
     expect(() => llmSummarizer({ generate: scripted().generate, maxOutputTokens: 0 })).toThrow(/maxOutputTokens/);
+  });
+});
+
+describe('llmSummarizer: bounded requests', () => {
+  const counter = heuristicCounter();
+  const headings = (note: string) =>
+    ['Goal', 'Constraints & Preferences', 'Progress', 'Key Decisions', 'Next Steps', 'Critical Context']
+      .map((heading) => `## ${heading}\n- ${note}`)
+      .join('\n\n');
+  /** A model that answers with a summary naming every REQ-n it sees (new and in the previous summary). */
+  function recordingModel() {
+    const calls: { system: string; prompt: string; maxOutputTokens: number }[] = [];
+    const generate: GenerateText = async (system, prompt, { maxOutputTokens }) => {
+      calls.push({ system, prompt, maxOutputTokens });
+      const seen = [...new Set(prompt.match(/REQ-\d+/g) ?? [])].join(' ');
+      return { text: headings(seen || 'nothing'), finishReason: 'stop' };
+    };
+    return { generate, calls };
+  }
+  const longSpan = (count: number, words: number): Message[] =>
+    Array.from({ length: count }, (_, index) => ({
+      id: `m${index}`,
+      role: index % 2 ? 'assistant' : 'user',
+      parts: [{ type: 'text', text: `REQ-${index} ${'lorem ipsum '.repeat(words)}` }],
+    }));
+
+  it('summarizes a span larger than the summary model’s window in chunks, each within it', async () => {
+    const model = recordingModel();
+    const span = longSpan(120, 400);
+    const window = 20_000;
+    const summary = await llmSummarizer({ generate: model.generate, contextWindow: window }).summarize(
+      request({ messages: span, replacedTokens: 1_000_000 }),
+    );
+    expect(model.calls.length).toBeGreaterThan(3);
+    for (const call of model.calls) {
+      expect(
+        counter.countText(call.system) + counter.countText(call.prompt) + call.maxOutputTokens,
+      ).toBeLessThanOrEqual(window);
+    }
+    // Each chunk after the first updates the previous chunk's summary.
+    expect(model.calls[0]!.prompt).not.toContain('<previous-summary>');
+    for (const call of model.calls.slice(1)) expect(call.prompt.startsWith('<previous-summary>\n## Goal')).toBe(true);
+    // Every message reached the model once, and the final summary carries them all.
+    for (let index = 0; index < span.length; index += 1) {
+      expect(
+        model.calls.filter(
+          (call) => call.prompt.includes(`[User]: REQ-${index} `) || call.prompt.includes(`[Assistant]: REQ-${index} `),
+        ),
+      ).toHaveLength(1);
+      expect(summary).toContain(`REQ-${index} `.trim());
+    }
+  });
+
+  it('takes the window from the request when the options give none', async () => {
+    const model = recordingModel();
+    await llmSummarizer({ generate: model.generate }).summarize(
+      request({ messages: longSpan(60, 400), replacedTokens: 1_000_000, contextWindow: 16_000 }),
+    );
+    expect(model.calls.length).toBeGreaterThan(1);
+    for (const call of model.calls) {
+      expect(
+        counter.countText(call.system) + counter.countText(call.prompt) + call.maxOutputTokens,
+      ).toBeLessThanOrEqual(16_000);
+    }
+  });
+
+  it('cuts a single message too long for any request, with a marker', async () => {
+    const model = recordingModel();
+    const paste: Message = {
+      id: 'p',
+      role: 'user',
+      parts: [{ type: 'text', text: `REQ-1 ${'log line\n'.repeat(50_000)}` }],
+    };
+    await llmSummarizer({ generate: model.generate, contextWindow: 12_000 }).summarize(
+      request({ messages: [paste], replacedTokens: 1_000_000 }),
+    );
+    expect(model.calls).toHaveLength(1);
+    expect(model.calls[0]!.prompt).toMatch(/… \[[\d,]+ more characters cut\]/);
+    expect(
+      counter.countText(model.calls[0]!.prompt) + counter.countText(model.calls[0]!.system) + 4096,
+    ).toBeLessThanOrEqual(12_000);
+  });
+
+  it('caps a huge final paste carried as the last request instead of appending it verbatim', async () => {
+    const model = recordingModel();
+    const paste = `please fix this:\n${'stack frame at foo (src/a.ts:1)\n'.repeat(20_000)}`;
+    const summary = await llmSummarizer({ generate: model.generate }).summarize(
+      request({ lastUserRequest: paste, replacedTokens: 1_000_000, maxTokens: 2000 }),
+    );
+    const { lastRequest } = splitLastRequest(summary);
+    expect(lastRequest?.startsWith('please fix this:')).toBe(true);
+    expect(lastRequest).toMatch(/more characters cut\]$/);
+    expect(counter.countText(lastRequest ?? '')).toBeLessThanOrEqual(1000);
+  });
+
+  it('property: whatever the span and the window, no request exceeds the window', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 8_000, max: 40_000 }),
+        fc.option(fc.integer({ min: 0, max: 3000 }), { nil: undefined }),
+        async (sizes, window, previousWords) => {
+          const model = recordingModel();
+          const span = sizes.map(
+            (words, index): Message => ({
+              id: `m${index}`,
+              role: index % 2 ? 'assistant' : 'user',
+              parts: [{ type: 'text', text: `REQ-${index} ${'w '.repeat(words)}` }],
+            }),
+          );
+          const previousSummary =
+            previousWords === undefined ? undefined : headings(`older ${'x '.repeat(previousWords)}`);
+          await llmSummarizer({ generate: model.generate, contextWindow: window }).summarize(
+            request({ messages: span, replacedTokens: 10_000_000, ...(previousSummary ? { previousSummary } : {}) }),
+          );
+          for (const call of model.calls) {
+            expect(
+              counter.countText(call.system) + counter.countText(call.prompt) + call.maxOutputTokens,
+            ).toBeLessThanOrEqual(window);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

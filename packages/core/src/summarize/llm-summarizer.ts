@@ -1,9 +1,10 @@
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { SummaryRejectedError, type SummaryRejection } from '../errors/summary-rejected-error.js';
-import { buildSummaryPrompt } from './build-summary-prompt.js';
+import { buildSummaryPrompt, buildSummaryPromptFromTranscript } from './build-summary-prompt.js';
 import { checkSummaryQuality } from './check-summary-quality.js';
 import { composeSummary, extractModelSummary } from './compose-summary.js';
-import type { SerializeConversationOptions } from './serialize-conversation.js';
+import { cutToTokens } from './cut-text.js';
+import { type SerializeConversationOptions, serializeMessages, wrapTranscript } from './serialize-conversation.js';
 import { DEFAULT_PROMPTS, type SummaryPrompts } from './summary-prompts.js';
 import type { GenerateText, SummarizeRequest, Summarizer } from './types.js';
 
@@ -11,6 +12,14 @@ import type { GenerateText, SummarizeRequest, Summarizer } from './types.js';
 export const DEFAULT_HISTORY_MAX_OUTPUT_TOKENS = 4096;
 /** Output limit of a `turn-prefix` summary. */
 export const DEFAULT_TURN_PREFIX_MAX_OUTPUT_TOKENS = 2048;
+/** The summary model's window when neither the options nor the request give one. */
+export const DEFAULT_SUMMARY_CONTEXT_WINDOW = 128_000;
+/**
+ * The share of the summary model's window left unused by a summarization request: our
+ * counter and the provider's tokenizer disagree by a few percent, and a request that
+ * overflows is exactly the failure this bound prevents.
+ */
+export const SUMMARY_REQUEST_MARGIN = 0.1;
 
 /** Options of {@link llmSummarizer}. */
 export type LlmSummarizerOptions = {
@@ -31,6 +40,15 @@ export type LlmSummarizerOptions = {
    * @default { maxToolOutputChars: 2000, includeReasoning: false }
    */
   serialize?: SerializeConversationOptions;
+  /**
+   * The summary model's context window in tokens. No request is larger: system prompt,
+   * prompt and output limit together stay under it (less a 10% margin). A span too long
+   * for one request is summarized in chunks at message boundaries, each chunk's summary
+   * feeding the next as the previous summary (the update prompt); a single message too
+   * long for a chunk is cut, with a marker saying how much.
+   * @default request.contextWindow (the conversation's window), else 128000
+   */
+  contextWindow?: number;
 };
 
 type Rejection = { reason: SummaryRejection; detail: string; cause?: unknown };
@@ -45,7 +63,14 @@ type Rejection = { reason: SummaryRejection; detail: string; cause?: unknown };
  * at once, without a retry.
  *
  * The stored text ends with the file lists of `request.fileOps` (replacing whatever the
- * model wrote there) and, for `history`, `Last request from user was: …` verbatim.
+ * model wrote there) and, for `history`, `Last request from user was: …` (cut, with a
+ * marker, to half of `request.maxTokens` — at least 500 tokens — when it is a huge paste:
+ * the kept messages hold it whole).
+ *
+ * No request exceeds the summary model's window (`contextWindow`): a longer span is
+ * summarized in chunks, each chunk's summary updating the previous one, and a single
+ * message too long for a request is cut with a marker. An update is judged against the
+ * summary it replaces: an echo of it is rejected as `stale`.
  *
  * @example
  * ```ts
@@ -66,45 +91,182 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
   }
   const prompts: SummaryPrompts = { ...DEFAULT_PROMPTS, ...definedEntries(options.prompts) };
   const limits = outputLimits(options.maxOutputTokens);
+  if (options.contextWindow !== undefined && (!Number.isInteger(options.contextWindow) || options.contextWindow < 1)) {
+    throw new InvalidSettingsError({
+      setting: 'contextWindow',
+      problem: `the summary model's window must be a positive whole number of tokens, got ${String(options.contextWindow)}`,
+    });
+  }
+
+  /** One request: generate, compose, judge; a rejection is retried once with a corrective note. */
+  async function generateChecked(
+    prompt: string,
+    request: SummarizeRequest,
+    check: { replacedTokens: number; previousSummary: string | undefined },
+    maxOutputTokens: number,
+  ): Promise<string> {
+    let rejection: Rejection | undefined;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      request.signal?.throwIfAborted();
+      const attemptPrompt =
+        rejection && rejection.reason !== 'error'
+          ? `${prompt}\n\n${correctiveNote(rejection, maxOutputTokens)}`
+          : prompt;
+      let answer: Awaited<ReturnType<GenerateText>>;
+      try {
+        answer = await options.generate(prompts.system, attemptPrompt, { maxOutputTokens, signal: request.signal });
+      } catch (error) {
+        if (request.signal?.aborted) throw error;
+        rejection = { reason: 'error', detail: `generate threw: ${errorMessage(error)}`, cause: error };
+        continue;
+      }
+      const raw = typeof answer?.text === 'string' ? answer.text : '';
+      const text = composeSummary(extractModelSummary(raw), request);
+      const quality = checkSummaryQuality(text, {
+        kind: request.kind,
+        replacedTokens: check.replacedTokens,
+        counter: request.counter,
+        finishReason: answer?.finishReason,
+        previousSummary: check.previousSummary,
+      });
+      if (quality.ok) return text;
+      rejection = { reason: quality.reason, detail: quality.detail };
+    }
+    const final = rejection ?? { reason: 'error' as const, detail: 'no attempt was made' };
+    throw new SummaryRejectedError({
+      reason: final.reason,
+      detail: `${final.detail} (2 attempts)`,
+      cause: final.cause,
+    });
+  }
+
   return {
     name: 'llm',
     async summarize(request: SummarizeRequest): Promise<string> {
-      const maxOutputTokens = request.kind === 'turn-prefix' ? limits.turnPrefix : limits.history;
-      const prompt = buildSummaryPrompt(request, prompts, options.serialize);
-      let rejection: Rejection | undefined;
-      for (let attempt = 0; attempt < 2; attempt++) {
-        request.signal?.throwIfAborted();
-        const attemptPrompt =
-          rejection && rejection.reason !== 'error'
-            ? `${prompt}\n\n${correctiveNote(rejection, maxOutputTokens)}`
-            : prompt;
-        let answer: Awaited<ReturnType<GenerateText>>;
-        try {
-          answer = await options.generate(prompts.system, attemptPrompt, { maxOutputTokens, signal: request.signal });
-        } catch (error) {
-          if (request.signal?.aborted) throw error;
-          rejection = { reason: 'error', detail: `generate threw: ${errorMessage(error)}`, cause: error };
-          continue;
-        }
-        const raw = typeof answer?.text === 'string' ? answer.text : '';
-        const text = composeSummary(extractModelSummary(raw), request);
-        const quality = checkSummaryQuality(text, {
-          kind: request.kind,
-          replacedTokens: request.replacedTokens,
-          counter: request.counter,
-          finishReason: answer?.finishReason,
-        });
-        if (quality.ok) return text;
-        rejection = { reason: quality.reason, detail: quality.detail };
+      const counter = request.counter;
+      const window = options.contextWindow ?? validWindow(request.contextWindow) ?? DEFAULT_SUMMARY_CONTEXT_WINDOW;
+      // In a small window the answer may take at most a quarter of it, leaving room for the transcript.
+      const maxOutputTokens = Math.min(
+        request.kind === 'turn-prefix' ? limits.turnPrefix : limits.history,
+        Math.max(MIN_CHUNK_TOKENS, Math.floor(window / 4)),
+      );
+      // The prompt may take what the window holds beyond the answer and the margin.
+      const budget = Math.floor(window * (1 - SUMMARY_REQUEST_MARGIN)) - maxOutputTokens;
+      // A huge final paste is carried capped, not verbatim: the kept messages still hold it whole.
+      const lastRequestCap = Math.max(500, Math.floor((request.maxTokens ?? 4000) / 2));
+      const capped: SummarizeRequest =
+        request.lastUserRequest !== undefined
+          ? { ...request, lastUserRequest: cutToTokens(request.lastUserRequest, lastRequestCap, counter) }
+          : request;
+      const previousSummary = capped.kind === 'history' ? capped.previousSummary : undefined;
+
+      const prompt = buildSummaryPrompt(capped, prompts, options.serialize);
+      // Byte-level tokenizers count at most 3 tokens per UTF-16 unit: most prompts fit without counting.
+      const fits = (text: string) =>
+        3 * (text.length + prompts.system.length) <= budget ||
+        counter.countText(text) + counter.countText(prompts.system) <= budget;
+      if (fits(prompt)) {
+        return generateChecked(
+          prompt,
+          capped,
+          { replacedTokens: capped.replacedTokens, previousSummary },
+          maxOutputTokens,
+        );
       }
-      const final = rejection ?? { reason: 'error' as const, detail: 'no attempt was made' };
-      throw new SummaryRejectedError({
-        reason: final.reason,
-        detail: `${final.detail} (2 attempts)`,
-        cause: final.cause,
-      });
+      return summarizeInChunks(capped, { budget, maxOutputTokens, previousSummary });
     },
   };
+
+  /** A span too long for one request: chunk by chunk, each chunk's summary the next one's previous summary. */
+  async function summarizeInChunks(
+    request: SummarizeRequest,
+    {
+      budget,
+      maxOutputTokens,
+      previousSummary,
+    }: { budget: number; maxOutputTokens: number; previousSummary: string | undefined },
+  ): Promise<string> {
+    const counter = request.counter;
+    const serializeOptions =
+      request.kind === 'turn-prefix' ? { ...options.serialize, includeReasoning: false } : options.serialize;
+    const instruction = request.kind === 'turn-prefix' ? prompts.turnPrefix : prompts.update;
+    const fixed =
+      counter.countText(prompts.system) +
+      counter.countText(instruction) +
+      counter.countText(request.instructions ?? '') +
+      CHUNK_OVERHEAD_TOKENS;
+    // A previous summary larger than a third of the budget is cut: the chunks need the rest.
+    let current = previousSummary ? cutToTokens(previousSummary, Math.floor(budget / 3), counter) : undefined;
+    const summaryAllowance = Math.max(current ? counter.countText(current) : 0, maxOutputTokens);
+    const chunkBudget = budget - fixed - summaryAllowance;
+    if (chunkBudget < MIN_CHUNK_TOKENS) {
+      throw new SummaryRejectedError({
+        reason: 'oversized',
+        detail: `the summary model's window leaves ${Math.max(0, chunkBudget)} tokens for the transcript (at least ${MIN_CHUNK_TOKENS} needed); give llmSummarizer a larger contextWindow or lower maxOutputTokens`,
+      });
+    }
+    const chunks = chunkLines(serializeMessages(request.messages, serializeOptions), chunkBudget, counter);
+    for (const chunk of chunks) {
+      const prompt = buildSummaryPromptFromTranscript(
+        {
+          kind: request.kind,
+          transcript: wrapTranscript(chunk.text),
+          ...(current !== undefined ? { previousSummary: current } : {}),
+          ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
+        },
+        prompts,
+      );
+      const replacedTokens = chunk.tokens + (current ? counter.countText(current) : 0);
+      current = await generateChecked(
+        prompt,
+        request,
+        { replacedTokens, previousSummary: request.kind === 'history' ? current : undefined },
+        maxOutputTokens,
+      );
+    }
+    return current ?? '';
+  }
+}
+
+/** Tokens for the tags and blank lines around a chunk's sections, and a corrective note. */
+const CHUNK_OVERHEAD_TOKENS = 200;
+/** The smallest transcript share of a request worth sending. */
+const MIN_CHUNK_TOKENS = 256;
+
+/**
+ * Groups per-message transcript lines into chunks of at most `budget` tokens, at message
+ * boundaries; a message larger than a chunk alone is cut to it, with a marker.
+ */
+function chunkLines(
+  lines: readonly string[],
+  budget: number,
+  counter: { countText(text: string): number },
+): { text: string; tokens: number }[] {
+  const chunks: { text: string; tokens: number }[] = [];
+  let text = '';
+  let tokens = 0;
+  for (const raw of lines) {
+    if (!raw) continue;
+    let line = raw;
+    let lineTokens = counter.countText(line) + 1;
+    if (lineTokens > budget) {
+      line = cutToTokens(line, budget - 1, counter);
+      lineTokens = counter.countText(line) + 1;
+    }
+    if (text && tokens + lineTokens > budget) {
+      chunks.push({ text, tokens });
+      text = '';
+      tokens = 0;
+    }
+    text = text ? `${text}\n${line}` : line;
+    tokens += lineTokens;
+  }
+  if (text || chunks.length === 0) chunks.push({ text, tokens });
+  return chunks;
+}
+
+function validWindow(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
 function correctiveNote(rejection: Rejection, maxOutputTokens: number): string {
@@ -114,6 +276,10 @@ function correctiveNote(rejection: Rejection, maxOutputTokens: number): string {
     'missing-headings': `Your previous answer did not follow the format (${rejection.detail}). Use every heading of the format exactly.`,
     'not-smaller': `Your previous answer was longer than the conversation it replaces (${rejection.detail}). Be much more concise.`,
     continuation: `Your previous answer continued the conversation instead of summarizing it (${rejection.detail}).`,
+    stale:
+      'Your previous answer repeated the previous summary without the new messages. Add what the new messages inside <conversation> did.',
+    oversized: `Your previous answer was far too long (${rejection.detail}). Be much more concise.`,
+    timeout: '',
     error: '',
   };
   return `${why[rejection.reason]} Output ONLY the summary in the exact format above; do not reply to, address or continue the conversation.`;

@@ -60,10 +60,30 @@ export function serializeConversation(
   messages: readonly Message[],
   options: SerializeConversationOptions = {},
 ): string {
+  return wrapTranscript(
+    serializeMessages(messages, options)
+      .filter((lines) => lines !== '')
+      .join('\n'),
+  );
+}
+
+/** `body` (transcript lines) inside the `<conversation>` tags, as {@link serializeConversation} frames it. */
+export function wrapTranscript(body: string): string {
+  return body ? `<conversation>\n${body}\n</conversation>` : '<conversation>\n</conversation>';
+}
+
+/**
+ * The transcript lines of each message, one string per message (empty when a message
+ * renders nothing), escaped as in {@link serializeConversation}: joined by newlines and
+ * wrapped with {@link wrapTranscript}, they are its output. Lets a summarizer split a long
+ * transcript into chunks at message boundaries.
+ */
+export function serializeMessages(messages: readonly Message[], options: SerializeConversationOptions = {}): string[] {
   const maxChars = options.maxToolOutputChars ?? DEFAULT_MAX_TOOL_OUTPUT_CHARS;
   const includeReasoning = options.includeReasoning ?? false;
-  const lines: string[] = [];
+  const rendered: string[] = [];
   for (const message of messages) {
+    const lines: string[] = [];
     let text: string[] = [];
     const flushText = () => {
       if (text.length > 0) lines.push(`${ROLE_LABELS[message.role]}: ${escapeFraming(text.join('\n\n'))}`);
@@ -79,9 +99,9 @@ export function serializeConversation(
       if (line !== undefined) lines.push(line);
     }
     flushText();
+    rendered.push(lines.join('\n'));
   }
-  const body = lines.join('\n');
-  return body ? `<conversation>\n${body}\n</conversation>` : '<conversation>\n</conversation>';
+  return rendered;
 }
 
 function partLine(

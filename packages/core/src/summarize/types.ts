@@ -34,6 +34,11 @@ export type SummarizeRequest = {
    * paths and user requests may still exceed it.
    */
   maxTokens?: number;
+  /**
+   * The context window, in tokens, of the conversation's model. An LLM summarizer that is
+   * not told its own model's window keeps every request (prompt and output) within this.
+   */
+  contextWindow?: number;
   /** The counter the engine uses, so a summarizer can measure its own output. */
   counter: TokenCounter;
   signal?: AbortSignal;
