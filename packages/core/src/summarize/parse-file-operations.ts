@@ -1,3 +1,4 @@
+import { expandListedPath } from './condense-file-operations.js';
 import { normalizeFileOperations } from './normalize-file-operations.js';
 import { splitLastRequest } from './split-last-request.js';
 import type { FileOperations } from './types.js';
@@ -12,7 +13,7 @@ export const FILE_OPERATION_BLOCK = /^[ \t]*<(read-files|modified-files)>([\s\S]
  * Reads the `<read-files>` and `<modified-files>` blocks back out of a summary (the
  * inverse of {@link renderFileOperations}); several blocks of a kind are merged.
  * Lines that are empty or look like a placeholder (`[files that were read]`, `- (none)`)
- * are skipped. The carried `Last request from user was: …` tail (the user's own words) is
+ * are skipped; a condensed `folder/{a,b}` line is expanded, a `folder/ (N files)` line skipped. The carried `Last request from user was: …` tail (the user's own words) is
  * not read.
  */
 export function parseFileOperations(summary: string): FileOperations {
@@ -22,7 +23,7 @@ export function parseFileOperations(summary: string): FileOperations {
     const target = match[1] === 'read-files' ? read : modified;
     for (const line of (match[2] ?? '').split('\n')) {
       const path = line.trim().replace(/^[-*]\s+/, '');
-      if (path && !/^[[(].*[\])]$/.test(path)) target.push(path);
+      if (path && !/^[[(].*[\])]$/.test(path)) target.push(...expandListedPath(path));
     }
   }
   return normalizeFileOperations(read, modified);

@@ -1,34 +1,42 @@
+import { isCheckCommand } from './command-facts.js';
 import { parseFileOperations } from './parse-file-operations.js';
 import { removeFileOperationBlocks } from './remove-file-operation-blocks.js';
 import { splitLastRequest } from './split-last-request.js';
 import {
-  ERROR_LINE,
   IN_PROGRESS_LINE,
   MORE_ERRORS_LINE,
   PLACEHOLDER_LINE,
+  parseCommandLine,
+  parseErrorLine,
   parseToolsLine,
+  ROOT_LINE,
   TOOLS_LINE,
 } from './structured-summary-lines.js';
 import { addRequest, emptySummaryFacts, oneLine, type SummaryFacts } from './summary-facts.js';
 
 const BULLET = /^(?:[-*+]|\d+\.)\s+(?:\[[ xX]\]\s+)?/;
+const CARRIED_AS_IS = new Set(['earlier context', 'recent assistant statements']);
 
 /**
  * Reads an earlier summary back into facts, so an update carries everything forward. A
- * structured summary reads back fully (goal, user requests, tool counts, errors, assistant
- * statements, carried lines, files, last request). From any other summary (an LLM's) it
- * takes the goal, the files and the last request, and keeps every other line as a carried
- * line labelled with its heading, e.g. `(Key Decisions) **Use zod**: …`.
+ * structured summary reads back its goal, user requests (in order), tool counts, errors and
+ * commands (with the tool's text, still data), files and last request; from any other summary (an
+ * LLM's) it takes the goal, the files and the last request. Every other line is kept as a
+ * carried line labelled with its heading, e.g. `(Key Decisions) **Use zod**: …` (lines
+ * already under Earlier Context stay as they are). The folder its paths were written relative
+ * to is kept, so the next summary writes them against the same folder.
  */
 export function parseSummaryFacts(summary: string): SummaryFacts {
   const facts = emptySummaryFacts();
   const { body, lastRequest } = splitLastRequest(summary);
   facts.fileOps = parseFileOperations(summary);
   if (lastRequest?.trim()) facts.lastRequest = lastRequest;
+  const lines = removeFileOperationBlocks(body).split('\n');
+  const root = lines.map((line) => ROOT_LINE.exec(line.trim())?.[1]).find(Boolean);
   const goal: string[] = [];
   let section: string | undefined;
   let subsection: string | undefined;
-  for (const rawLine of removeFileOperationBlocks(body).split('\n')) {
+  for (const rawLine of lines) {
     const line = rawLine.trim();
     const heading = /^(#{1,6})\s+(.+?)\s*#*$/.exec(line);
     if (heading?.[1] && heading[2]) {
@@ -36,15 +44,15 @@ export function parseSummaryFacts(summary: string): SummaryFacts {
       else subsection = heading[2];
       continue;
     }
-    if (!line || line.startsWith('```')) continue;
+    if (!line || line.startsWith('```') || ROOT_LINE.test(line)) continue;
     const place = (subsection ?? section ?? '').toLowerCase();
     if (section?.toLowerCase() === 'goal') goal.push(line);
     else if (place === 'user requests') readRequestLine(line, facts);
-    else if (place === 'recent assistant statements') facts.statements.push(line.replace(BULLET, ''));
-    else if (place === 'earlier context') facts.carried.push(line.replace(BULLET, ''));
+    else if (CARRIED_AS_IS.has(place)) carry(facts, line.replace(BULLET, ''));
     else readOtherLine(line, subsection ?? section, facts);
   }
   if (goal.length > 0) facts.goal = oneLine(goal.join(' '));
+  if (root) facts.root = root;
   return facts;
 }
 
@@ -61,13 +69,22 @@ function readOtherLine(line: string, heading: string | undefined, facts: Summary
     }
     return;
   }
-  const error = ERROR_LINE.exec(line);
-  if (error?.[1] && error[2]) {
-    facts.errors.push({ tool: error[1], resolved: error[2] === 'a later', text: error[3] ?? '' });
+  const error = parseErrorLine(line);
+  if (error) {
+    facts.errors.push(error);
+    return;
+  }
+  const command = parseCommandLine(line, isCheckCommand);
+  if (command) {
+    facts.commands = facts.commands.filter((known) => known.command !== command.command);
+    facts.commands.push(command);
     return;
   }
   if (MORE_ERRORS_LINE.test(line) || IN_PROGRESS_LINE.test(line) || PLACEHOLDER_LINE.test(line)) return;
   const text = line.replace(BULLET, '');
-  const carried = heading ? `(${heading}) ${text}` : text;
-  if (!facts.carried.includes(carried)) facts.carried.push(carried);
+  carry(facts, heading ? `(${heading}) ${text}` : text);
+}
+
+function carry(facts: SummaryFacts, line: string): void {
+  if (!facts.carried.includes(line)) facts.carried.push(line);
 }

@@ -1,104 +1,193 @@
-import { errorLine, toolsLine } from './structured-summary-lines.js';
-import { oneLine, type SummaryFacts, shorten, type ToolErrorFact } from './summary-facts.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import { condenseFileOperations, type FileListing } from './condense-file-operations.js';
+import { cutText } from './cut-text.js';
+import { focusLines } from './focus-lines.js';
+import { renderFileOperations } from './render-file-operations.js';
+import { selectSummaryItems } from './select-summary-items.js';
+import { appendLastRequest } from './split-last-request.js';
+import { codeSpan } from './structured-summary-lines.js';
+import { type SummaryFacts, shorten } from './summary-facts.js';
+import { type SummaryItem, type SummarySection, summaryItems } from './summary-items.js';
 import type { SummarizeRequest } from './types.js';
 
-/** How much of each kind of content a rendering keeps. */
-export type StructuredLimits = {
-  requestChars: number;
-  goalChars: number;
-  statementCount: number;
-  statementChars: number;
-  errorCount: number;
-  errorChars: number;
-  carriedCount: number;
-  carriedChars: number;
+/** What a rendering must hold whatever the budget, from generous to condensed. */
+type RequiredLevel = { requestChars: number; files: FileListing; maxRequests: number };
+
+/**
+ * The required part (goal, every request, every path, the last request) is rendered at the
+ * first level that leaves at least half the budget for the rest; when none down to the floor
+ * (64 characters a request, paths in full) does, at the first that fits.
+ * Requests are cut shorter before paths are grouped by folder (`src/{a.ts,b.ts}`, still every
+ * name), then counted by folder, then the oldest requests are counted instead of listed.
+ */
+const LEVELS: readonly RequiredLevel[] = [
+  { requestChars: 400, files: 'full', maxRequests: Number.POSITIVE_INFINITY },
+  { requestChars: 200, files: 'full', maxRequests: Number.POSITIVE_INFINITY },
+  { requestChars: 120, files: 'full', maxRequests: Number.POSITIVE_INFINITY },
+  { requestChars: 64, files: 'full', maxRequests: Number.POSITIVE_INFINITY },
+  { requestChars: 64, files: 'grouped', maxRequests: Number.POSITIVE_INFINITY },
+  { requestChars: 40, files: 'grouped', maxRequests: Number.POSITIVE_INFINITY },
+  { requestChars: 40, files: 'counted', maxRequests: Number.POSITIVE_INFINITY },
+  { requestChars: 40, files: 'counted', maxRequests: 20 },
+  { requestChars: 24, files: 'counted', maxRequests: 5 },
+];
+/** Share of the budget the required part may take before a more condensed level is tried. */
+const REQUIRED_SHARE = 0.5;
+/** The most condensed level (every request's first 64 characters, every path in full) tried for room alone. */
+const FLOOR_LEVEL = 3;
+
+/** The worth of a name seen only in code and tool input, against 1 for a name the conversation mentions. */
+const MENTIONED_ONLY_IN_CODE = 0.4;
+
+/** What {@link renderStructuredSummary} needs besides the facts. */
+export type StructuredRenderOptions = {
+  kind: SummarizeRequest['kind'];
+  /** The summary never counts more (measured with `counter`). */
+  maxTokens: number;
+  counter: TokenCounter;
+  /** A manual compaction's focus, put first in Critical Context. */
+  instructions?: string | undefined;
+  /** Carried verbatim after the summary (`history` only); already cut to its share of the budget. */
+  lastRequest?: string | undefined;
 };
 
 /**
- * The body of a structured summary (without the file blocks and the last request, which
- * `composeSummary` adds): the headings of the LLM format filled from `facts`. Every user
- * request is listed, each cut to `limits.requestChars`.
+ * The text of a structured summary of `facts`, within `options.maxTokens`: the headings of
+ * the LLM format; the goal, every genuine user request and every file path (required,
+ * condensed last); then the optional lines (`summaryItems`) chosen by information value
+ * until the budget is used (`selectSummaryItems`), each in its section in the order it
+ * happened. A history summary ends with the file blocks and the last request.
  */
-export function renderStructuredSummary(
-  facts: SummaryFacts,
-  kind: SummarizeRequest['kind'],
-  limits: StructuredLimits,
-): string {
-  const requests = facts.requests.map((request, index) => `${index + 1}. ${shorten(request, limits.requestChars)}`);
-  const statements = facts.statements
-    .slice(Math.max(0, facts.statements.length - limits.statementCount))
-    .map((statement) => `- ${shorten(statement, limits.statementChars)}`);
-  const errors = pickErrors(facts.errors, limits.errorCount);
-  const errorText = (error: ToolErrorFact) =>
-    errorLine(error.tool, error.resolved, shorten(error.text, limits.errorChars));
-  const resolved = errors.kept.filter((error) => error.resolved).map(errorText);
-  const unresolved = errors.kept.filter((error) => !error.resolved).map(errorText);
-  if (errors.dropped > 0) resolved.push(`- … and ${errors.dropped} more error${errors.dropped > 1 ? 's' : ''}`);
-  const tools = facts.toolCounts.size > 0 ? [toolsLine(facts.toolCounts)] : [];
-  const carried = facts.carried.slice(0, limits.carriedCount).map((line) => `- ${shorten(line, limits.carriedChars)}`);
+export function renderStructuredSummary(facts: SummaryFacts, options: StructuredRenderOptions): string {
+  const count = (text: string) => options.counter.countText(text);
+  const paths = [...facts.fileOps.modified, ...facts.fileOps.read, ...facts.files.map((file) => file.path)];
+  // An earlier summary's folder is kept while every path is under it, so its carried lines stay right.
+  const root = facts.root && paths.every((path) => path.startsWith(facts.root ?? '')) ? facts.root : commonRoot(paths);
+  const items = summaryItems(facts, root);
+  let level = LEVELS[LEVELS.length - 1]!;
+  let required = '';
+  for (const [index, candidate] of LEVELS.entries()) {
+    const text = assemble(facts, options, candidate, root, []);
+    const tokens = count(text);
+    const roomy = tokens <= options.maxTokens * REQUIRED_SHARE;
+    if (roomy || (tokens <= options.maxTokens && required === '')) [level, required] = [candidate, text];
+    // Past the floor, requests and paths are condensed only when the floor does not fit at all.
+    if (roomy || (index >= FLOOR_LEVEL && required !== '')) break;
+  }
+  if (!required) return cutToBudget(assemble(facts, options, level, root, []), options);
+  // Names the user or the assistant wrote in their own words are what the conversation is about.
+  const nameWeight = (name: string) => (facts.mentioned.has(name) ? 1 : MENTIONED_ONLY_IN_CODE);
+  let chosen = selectSummaryItems(items, Math.floor((options.maxTokens - count(required)) * 0.98), count, nameWeight);
+  let text = assemble(facts, options, level, root, chosen);
+  while (count(text) > options.maxTokens && chosen.length > 0) {
+    chosen = chosen.slice(0, Math.floor(chosen.length * 0.9));
+    text = assemble(facts, options, level, root, chosen);
+  }
+  return cutToBudget(text, options);
+}
 
-  if (kind === 'turn-prefix') {
+function assemble(
+  facts: SummaryFacts,
+  options: StructuredRenderOptions,
+  level: RequiredLevel,
+  root: string | undefined,
+  chosen: readonly SummaryItem[],
+): string {
+  const section = (key: SummarySection, none: string) => {
+    const items = chosen.filter((item) => item.section === key).sort((a, b) => a.order - b.order);
+    const written = new Set(items.map((item) => item.text));
+    const lines: string[] = [];
+    for (const item of items) {
+      if (item.head !== undefined && !written.has(item.head)) {
+        lines.push(item.head);
+        written.add(item.head);
+      }
+      lines.push(item.text);
+    }
+    return lines.length > 0 ? lines : none ? [none] : [];
+  };
+  const listed = facts.requests.slice(Math.max(0, facts.requests.length - level.maxRequests));
+  const first = facts.requests.length - listed.length;
+  const requests = [
+    ...(first > 0 ? [`- (${first} earlier request${first > 1 ? 's' : ''} not listed)`] : []),
+    ...listed.map((request, index) => `${first + index + 1}. ${shorten(request, level.requestChars)}`),
+  ];
+  const rootLine = root ? [`- Paths are relative to ${codeSpan(root)}`] : [];
+  if (options.kind === 'turn-prefix') {
     return sections([
       [
         '## Turn Request',
-        subsection('### User Requests', requests, '- (the request came before this part of the turn)'),
+        [
+          '### User Requests',
+          ...(requests.length > 0 ? requests : ['- (the request came before this part of the turn)']),
+        ],
       ],
-      ['## Tried So Far', orNone([...tools, ...resolved, ...unresolved])],
-      ['## Intermediate Results', subsection('### Recent Assistant Statements', statements, '- (nothing recorded)')],
+      ['## Tried So Far', [...rootLine, ...section('done', ''), ...section('blocked', ''), ...section('commands', '')]],
+      [
+        '## Intermediate Results',
+        [...section('inProgress', ''), ...section('decisions', ''), ...section('next', '- (nothing recorded)')],
+      ],
     ]);
   }
-  const last = facts.lastRequest
-    ? [`- [ ] Last user request: ${shorten(oneLine(facts.lastRequest), limits.requestChars)}`]
-    : [];
-  return sections([
-    ['## Goal', [shorten(facts.goal ?? '(no user request in the summarized messages)', limits.goalChars)]],
-    [
-      '## Constraints & Preferences',
-      ["- (none recorded: made without a model; the user's requests are listed under Critical Context)"],
-    ],
+  const focus = options.instructions?.trim() ? [...focusLines(facts, options.instructions), ''] : [];
+  const commands = section('commands', '');
+  const earlier = section('earlier', '');
+  const body = sections([
+    ['## Goal', [shorten(facts.goal ?? '(no user request in the summarized messages)', level.requestChars)]],
+    ['## Constraints & Preferences', ["- (see the user's requests, in their words, under Critical Context)"]],
     [
       '## Progress',
       [
-        ...subsection('### Done', [...tools, ...resolved], '- (nothing recorded)'),
+        '### Done',
+        ...section('done', '- (nothing recorded)'),
         '',
-        ...subsection('### In Progress', last, '- (nothing recorded)'),
+        '### In Progress',
+        ...section('inProgress', '- (nothing recorded)'),
         '',
-        ...subsection('### Blocked', unresolved, '- (nothing recorded)'),
+        '### Blocked',
+        ...section('blocked', '- (nothing recorded)'),
       ],
     ],
-    [
-      '## Key Decisions',
-      ["- (none recorded: made without a model; the assistant's recent statements are listed under Critical Context)"],
-    ],
-    ['## Next Steps', ['1. (continue with the last user request, quoted at the end)']],
+    ['## Key Decisions', section('decisions', '- (none recorded)')],
+    ['## Next Steps', section('next', '1. (continue with the last user request, quoted at the end)')],
     [
       '## Critical Context',
       [
-        ...subsection('### User Requests', requests, '- (none)'),
-        ...(statements.length > 0 ? ['', ...subsection('### Recent Assistant Statements', statements, '')] : []),
-        ...(carried.length > 0 ? ['', ...subsection('### Earlier Context', carried, '')] : []),
+        ...focus,
+        '### User Requests',
+        ...(requests.length > 0 ? requests : ['- (none)']),
+        ...rootLine,
+        ...(commands.length > 0 ? ['', '### Commands Run', ...commands] : []),
+        ...(earlier.length > 0 ? ['', '### Earlier Context', ...earlier] : []),
       ],
     ],
   ]);
+  const files = renderFileOperations(condenseFileOperations(facts.fileOps, level.files));
+  return appendLastRequest(`${body}\n\n${files}`, options.lastRequest);
 }
 
-/** Unresolved errors first, then the most recent resolved ones; the rest are counted. */
-function pickErrors(errors: readonly ToolErrorFact[], limit: number): { kept: ToolErrorFact[]; dropped: number } {
-  const unresolved = errors.filter((error) => !error.resolved);
-  const resolved = errors.filter((error) => error.resolved);
-  const keptUnresolved = unresolved.slice(Math.max(0, unresolved.length - limit));
-  const room = Math.max(0, limit - keptUnresolved.length);
-  const keptResolved = room > 0 ? resolved.slice(Math.max(0, resolved.length - room)) : [];
-  const kept = errors.filter((error) => keptUnresolved.includes(error) || keptResolved.includes(error));
-  return { kept, dropped: errors.length - kept.length };
+/** The last resort when even the most condensed rendering is over the budget: cut at a character share. */
+function cutToBudget(text: string, options: StructuredRenderOptions): string {
+  let result = text;
+  let tokens = options.counter.countText(result);
+  while (tokens > options.maxTokens && result.length > 0) {
+    const keep = Math.floor((result.length * options.maxTokens * 0.9) / tokens) - 40;
+    const cut = keep > 0 ? cutText(result, keep) : '';
+    result = cut.length > 0 && cut.length < result.length ? cut : result.slice(0, Math.floor(result.length / 2));
+    tokens = options.counter.countText(result);
+  }
+  return result;
 }
 
-function subsection(heading: string, lines: string[], none: string): string[] {
-  return [heading, ...(lines.length > 0 ? lines : [none])];
-}
-
-function orNone(lines: string[]): string[] {
-  return lines.length > 0 ? lines : ['- (nothing recorded)'];
+/** The deepest folder (ending in `/`) every absolute path is under, when there are two or more paths. */
+export function commonRoot(paths: readonly string[]): string | undefined {
+  const absolute = paths.filter((path) => path.startsWith('/'));
+  if (absolute.length < 2 || absolute.length < paths.length) return undefined;
+  let root = absolute[0]!.slice(0, absolute[0]!.lastIndexOf('/') + 1);
+  for (const path of absolute) {
+    while (root && !path.startsWith(root)) root = root.slice(0, root.slice(0, -1).lastIndexOf('/') + 1);
+  }
+  return root.split('/').length > 3 ? root : undefined;
 }
 
 function sections(entries: [string, string[]][]): string {

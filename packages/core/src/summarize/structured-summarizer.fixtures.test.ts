@@ -1,11 +1,11 @@
+import { parseClaudeCodeSession } from '@compaction/claude-code-import';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeFixture } from '../../test/fixtures.js';
-import { parseClaudeCodeSession } from '@compaction/claude-code-import';
-import { isUserRequest } from '../messages/message-helpers.js';
 import type { Message } from '../messages/types.js';
 import { tiktokenCounter } from '../tokens/tiktoken-counter.js';
 import { COMPACT_STRUCTURED_BUDGET, DEFAULT_STRUCTURED_BUDGET } from './build-structured-summary.js';
 import { extractFileOperations } from './extract-file-operations.js';
+import { genuineRequestText } from './harness-text.js';
 import { structuredSummarizer } from './structured-summarizer.js';
 
 /** The two long recorded sessions; each hit Claude Code's own compaction once. */
@@ -25,18 +25,14 @@ function fileToolPaths(messages: readonly Message[]): string[] {
   return [...paths];
 }
 
-/** Every user request's text (injected `synthetic` text excluded), whitespace collapsed. */
+/**
+ * Every genuine user request's text, whitespace collapsed: injected `synthetic` text and
+ * harness-injected text (`<task-notification>`, "[Request interrupted by user…]") excluded.
+ */
 function userRequests(messages: readonly Message[]): string[] {
   return messages
-    .filter(isUserRequest)
-    .map((message) =>
-      message.parts
-        .flatMap((part) => (part.type === 'text' ? [part.text] : []))
-        .join('\n')
-        .replace(/\s+/g, ' ')
-        .trim(),
-    )
-    .filter((text) => text.length > 0);
+    .map((message) => genuineRequestText(message)?.replace(/\s+/g, ' ').trim())
+    .filter((text): text is string => text !== undefined && text.length > 0);
 }
 
 describe.each(LONG_SESSIONS)('structured summary of the span before compact_boundary in %s', (name) => {

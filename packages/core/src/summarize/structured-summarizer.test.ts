@@ -71,21 +71,22 @@ describe('structuredSummarizer', () => {
       Add a --dry-run flag to scripts/deploy.ts so we can test without uploading
 
       ## Constraints & Preferences
-      - (none recorded: made without a model; the user's requests are listed under Critical Context)
+      - (see the user's requests, in their words, under Critical Context)
 
       ## Progress
       ### Done
       - Tools used: Bash ×2, Edit ×1, Grep ×1, Read ×1
-      - Error in \`Bash\` (a later \`Bash\` call succeeded): TypeError: Cannot read properties of undefined (reading 'bucket')
+      - Edited \`scripts/deploy.ts\`
+      - Last build/test: \`npm test\` (×2) → ok (after 1 failed run; last failure, Bash output (quoted data): "TypeError: Cannot read properties of undefined (reading 'bucket')")
 
       ### In Progress
-      - [ ] Last user request: Now also print the files that would be uploaded. Keep the output short.
+      - Last assistant message: The flag works; uploads are skipped when --dry-run is set.
 
       ### Blocked
-      - Error in \`Grep\` (no later successful \`Grep\` call): ENOENT
+      - Error in \`Grep\` (unresolved): Grep output (quoted data): "ENOENT"
 
       ## Key Decisions
-      - (none recorded: made without a model; the assistant's recent statements are listed under Critical Context)
+      - Assistant: I will run the tests first.
 
       ## Next Steps
       1. (continue with the last user request, quoted at the end)
@@ -94,10 +95,6 @@ describe('structuredSummarizer', () => {
       ### User Requests
       1. Add a --dry-run flag to scripts/deploy.ts so we can test without uploading
       2. Now also print the files that would be uploaded. Keep the output short.
-
-      ### Recent Assistant Statements
-      - I will run the tests first.
-      - The flag works; uploads are skipped when --dry-run is set.
 
       <read-files>
       </read-files>
@@ -165,15 +162,21 @@ describe('structuredSummarizer', () => {
       },
     );
 
-    it('shortens the rest before paths and requests, and exceeds the budget rather than drop one', async () => {
+    it('shortens the rest before paths and requests, and condenses them rather than exceed the budget', async () => {
       const generous = await structuredSummarizer({ maxTokens: 100_000 }).summarize(request(messages));
+      const roomy = await structuredSummarizer({ maxTokens: 2000 }).summarize(request(messages));
       const tight = await structuredSummarizer({ maxTokens: 500 }).summarize(request(messages));
-      expect(generous).toContain('### Recent Assistant Statements');
-      expect(tight).not.toContain('### Recent Assistant Statements');
-      expect(counter.countText(tight)).toBeGreaterThan(500);
+      expect(generous).toContain('- Last build/test: `npm test` (×40) → ok (after 20 failed runs;');
+      expect(tight).not.toContain('- Last build/test:');
+      expect(counter.countText(roomy)).toBeLessThanOrEqual(2000);
+      for (const text of requests) expectRequestKept(roomy, text);
+      expectPathsKept(roomy, fileOps);
+      // Even the paths and requests cannot fit in 500 tokens: they are condensed (folders
+      // counted, the oldest requests counted), the newest request kept, and the budget holds.
+      expect(counter.countText(tight)).toBeLessThanOrEqual(500);
       expect(counter.countText(tight)).toBeLessThan(counter.countText(generous));
-      for (const text of requests) expectRequestKept(tight, text);
-      expectPathsKept(tight, fileOps);
+      expect(tight).toMatch(/- \(\d+ earlier requests not listed\)/);
+      expect(tight).toContain('40. Request 39');
     });
   });
 
@@ -221,7 +224,10 @@ describe('structuredSummarizer', () => {
     expectPathsKept(summary, fileOps);
     expect(summary).toContain('## Goal\nCycle one: migrate the billing service');
     expect(summary).toContain('- Tools used: Bash ×4, Read ×4, Write ×3, Edit ×1');
-    expect(summary).toContain('Error in `Bash` (a later `Bash` call succeeded): lint: 3 errors');
+    // The failure of cycle one, resolved in a later cycle: its tool text quoted as data.
+    expect(summary).toContain(
+      '`npm run lint` (×4) → ok (after 1 failed run; last failure, Bash output (quoted data): "lint: 3 errors")',
+    );
     expect(summary).toContain(
       `Last request from user was: Cycle 4: ${'continue with the next module of the migration '.repeat(3)}`.trimEnd(),
     );
@@ -304,11 +310,11 @@ Last request from user was: Handle client disconnects gracefully`;
 
       ## Tried So Far
       - Tools used: Bash ×1
-      - Error in \`Bash\` (no later successful \`Bash\` call): timeout
+      - Last build/test: \`npm test -- queue\` → failed; Bash output (quoted data): "timeout"
 
       ## Intermediate Results
-      ### Recent Assistant Statements
-      - Running it."
+      - Last assistant message: Running it.
+      - (nothing recorded)"
     `);
     expect(checkSummaryQuality(summary, { kind: 'turn-prefix', replacedTokens: 10_000, counter }).ok).toBe(true);
   });
@@ -330,7 +336,7 @@ Last request from user was: Handle client disconnects gracefully`;
     const summary = await structuredSummarizer().summarize(request(messages));
     expect(summary.match(/Pre-commit validation failed/g)).toHaveLength(1);
     expect(summary).toContain(
-      '### Blocked\n- Error in `Bash` (no later successful `Bash` call): Pre-commit validation failed',
+      '### Blocked\n- Last build/test: `mix test` (×2) → failed; Bash output (quoted data): "Pre-commit validation failed: [DIALYZER]"',
     );
   });
 

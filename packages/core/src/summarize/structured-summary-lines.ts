@@ -1,3 +1,6 @@
+import { dataLine, quoteToolText, unquoteToolText } from './quote-tool-text.js';
+import type { CommandFact, ToolErrorFact } from './summary-facts.js';
+
 /**
  * The line formats of the structured summary, shared by the renderer and the parser so a
  * summary reads back into the facts it was made from.
@@ -5,12 +8,17 @@
 
 /** `- Tools used: Bash ×30, Read ×12` */
 export const TOOLS_LINE = /^- Tools used: (.+)$/;
-/** `- Error in \`Bash\` (a later \`Bash\` call succeeded): …` / `(no later successful \`Bash\` call)` */
-export const ERROR_LINE = /^- Error in `([^`]+)` \((a later|no later) [^)]*\): (.*)$/;
+/** `- Error in \`Edit\` on \`src/a.ts\` (unresolved): Edit output (quoted data): "…"` */
+export const ERROR_LINE =
+  /^- Error in `([^`]+)`(?: on `([^`]*)`)? \((resolved|unresolved)\): .*?\(quoted data\): (".*")$/;
+/** The format of earlier versions: `- Error in \`Bash\` (a later \`Bash\` call succeeded): …` */
+export const LEGACY_ERROR_LINE = /^- Error in `([^`]+)` \((a later|no later) [^)]*\): (.*)$/;
 /** `- … and 12 more errors` */
 export const MORE_ERRORS_LINE = /^- … and \d+ more errors?/;
-/** `- [ ] Last user request: …` */
+/** `- [ ] Last user request: …` (earlier versions) */
 export const IN_PROGRESS_LINE = /^- \[ \] Last user request: /;
+/** `- Paths are relative to \`/home/me/project/\`` */
+export const ROOT_LINE = /^- Paths are relative to `([^`]+)`$/;
 /** A line that only holds a parenthesized placeholder: `- (none)`, `1. (continue …)`. */
 export const PLACEHOLDER_LINE = /^(?:[-*+]|\d+\.)\s+(?:\[[ xX]\]\s+)?\(.*\)\.?$/;
 
@@ -30,8 +38,102 @@ export function parseToolsLine(list: string): [string, number][] {
   return entries;
 }
 
-/** One failed tool call and its outcome, as {@link ERROR_LINE} reads it back. */
-export function errorLine(tool: string, resolved: boolean, text: string): string {
-  const outcome = resolved ? `a later \`${tool}\` call succeeded` : `no later successful \`${tool}\` call`;
-  return `- Error in \`${tool}\` (${outcome}): ${text}`;
+/** One failed tool call, its outcome, and the tool's text quoted as data ({@link ERROR_LINE}). */
+export function errorLine(error: ToolErrorFact, maxChars: number): string {
+  const subject = error.subject ? ` on ${codeSpan(error.subject)}` : '';
+  const outcome = error.resolved ? 'resolved' : 'unresolved';
+  return `- Error in ${codeSpan(error.tool)}${subject} (${outcome}): ${quoteToolText(`${error.tool} output`, error.text, maxChars)}`;
+}
+
+/** The error a line of {@link ERROR_LINE} or {@link LEGACY_ERROR_LINE} holds, or undefined. */
+export function parseErrorLine(line: string): ToolErrorFact | undefined {
+  const current = ERROR_LINE.exec(line);
+  if (current?.[1] && current[3] && current[4]) {
+    const text = unquoteToolText(current[4]);
+    if (text === undefined) return undefined;
+    return {
+      tool: current[1],
+      ...(current[2] ? { subject: current[2] } : {}),
+      resolved: current[3] === 'resolved',
+      text,
+    };
+  }
+  const legacy = LEGACY_ERROR_LINE.exec(line);
+  if (legacy?.[1] && legacy[2]) return { tool: legacy[1], resolved: legacy[2] === 'a later', text: legacy[3] ?? '' };
+  return undefined;
+}
+
+/** `text` as inline code on one line; backticks inside become `'` so the span cannot be closed early. */
+export function codeSpan(text: string): string {
+  return `\`${text.replace(/[`\r\n\u2028\u2029]+/g, (match) => (match.includes('`') ? "'" : ' '))}\``;
+}
+
+/** How much of a tool's text a line quotes. */
+export const TOOL_TEXT_CHARS = 200;
+/** The prefix of the line that gives the last build/test status. */
+export const LAST_CHECK = 'Last build/test: ';
+const COMMAND_CHARS = 160;
+const QUOTED = String.raw`"(?:[^"\\]|\\.)*"`;
+/**
+ * `- \`npm test\` (×3) — Run the tests → failed (exit 1); failing (quoted data): ["a"]; Bash output (quoted data): "…"`
+ * and `→ ok (after 2 failed runs; last failure, Bash output (quoted data): "…")`.
+ */
+export const COMMAND_LINE = new RegExp(
+  String.raw`^- (?:${LAST_CHECK})?\`([^\`]*)\`(?: \(×(\d+)\))?(?: — (.*?))? → (ok|failed)(?: \(exit (\d+)\))?` +
+    String.raw`(?: \(after (\d+) failed runs?(?:; last failure, (.+?) output \(quoted data\): (${QUOTED}))?\))?` +
+    String.raw`(?:; failing \(quoted data\): (\[.*?\]))?(?:; (.+?) output \(quoted data\): (${QUOTED}))?$`,
+);
+
+/** One command, its runs and outcome ({@link COMMAND_LINE}); tool text quoted as data. */
+export function commandLine(command: CommandFact): string {
+  const text = command.command.replace(/\s+/g, ' ');
+  const shown = text.length > COMMAND_CHARS ? `${text.slice(0, COMMAND_CHARS)}…` : text;
+  const runs = command.runs > 1 ? ` (×${command.runs})` : '';
+  const description = command.description ? ` — ${command.description.replace(/\s+/g, ' ').slice(0, 100)}` : '';
+  const exit = command.exitCode !== undefined && command.exitCode !== 0 ? ` (exit ${command.exitCode})` : '';
+  const outcome = command.ok ? 'ok' : `failed${exit}`;
+  const earlier =
+    command.ok && command.failures > 0
+      ? ` (after ${command.failures} failed run${command.failures > 1 ? 's' : ''}${command.lastFailure ? `; ${quoteToolText(`last failure, ${command.tool} output`, command.lastFailure, TOOL_TEXT_CHARS)}` : ''})`
+      : '';
+  const failing =
+    command.failing.length > 0 ? `; failing (quoted data): ${JSON.stringify(command.failing.map(dataLine))}` : '';
+  const output =
+    !command.ok && command.output
+      ? `; ${quoteToolText(`${command.tool} output`, command.output, TOOL_TEXT_CHARS)}`
+      : '';
+  return `- ${codeSpan(shown)}${runs}${description} → ${outcome}${earlier}${failing}${output}`;
+}
+
+/** The command a line of {@link COMMAND_LINE} holds, or undefined. */
+export function parseCommandLine(line: string, isCheck: (command: string) => boolean): CommandFact | undefined {
+  const match = COMMAND_LINE.exec(line);
+  if (!match?.[1]) return undefined;
+  const [, command, runs, description, outcome, exit, failures, failureTool, failure, failing, outputTool, output] =
+    match;
+  const failingNames = failing ? parseJson(failing) : undefined;
+  const lastFailure = failure ? unquoteToolText(failure) : undefined;
+  const outputText = output ? unquoteToolText(output) : undefined;
+  return {
+    tool: outputTool ?? failureTool ?? 'Bash',
+    command,
+    ...(description ? { description } : {}),
+    runs: runs ? Number(runs) : 1,
+    ok: outcome === 'ok',
+    ...(exit ? { exitCode: Number(exit) } : {}),
+    isCheck: isCheck(command),
+    failing: Array.isArray(failingNames) ? failingNames.filter((name): name is string => typeof name === 'string') : [],
+    ...(outputText !== undefined ? { output: outputText } : {}),
+    failures: failures ? Number(failures) : outcome === 'ok' ? 0 : 1,
+    ...(lastFailure !== undefined ? { lastFailure } : outputText !== undefined ? { lastFailure: outputText } : {}),
+    at: 0,
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
