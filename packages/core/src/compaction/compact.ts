@@ -3,6 +3,7 @@ import { getContextWindow } from '../models/index.js';
 import type { CompactionResult, CompactionTrigger } from '../session/types.js';
 import {
   type CompactionSettings,
+  DEFAULT_COMPACTION_SETTINGS,
   type ResolvedSettings,
   resolveSettings,
   triggerTokens,
@@ -159,6 +160,7 @@ export async function compact(
     fileOps,
     counter,
     maxTokens: Math.max(MIN_SUMMARY_TOKENS, Math.floor(settings.contextWindow * SUMMARY_WINDOW_SHARE)),
+    contextWindow: settings.contextWindow,
     ...(options.instructions ? { instructions: options.instructions } : {}),
     ...(plan.lastUserRequest !== undefined ? { lastUserRequest: plan.lastUserRequest } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -184,9 +186,11 @@ export async function compact(
       }
     : undefined;
 
+  // Every summarizer call has a deadline (summaryTimeoutMs); the chain moves on without it.
+  const chainOptions = { timeoutMs: settings.summaryTimeoutMs ?? DEFAULT_COMPACTION_SETTINGS.summaryTimeoutMs };
   const [historyResult, prefixResult] = await Promise.all([
-    historyRequest ? summarizeWithFallback(summarizers, historyRequest, fallbacks) : undefined,
-    prefixRequest ? summarizeWithFallback(summarizers, prefixRequest, fallbacks) : undefined,
+    historyRequest ? summarizeWithFallback(summarizers, historyRequest, fallbacks, chainOptions) : undefined,
+    prefixRequest ? summarizeWithFallback(summarizers, prefixRequest, fallbacks, chainOptions) : undefined,
   ]);
   const summary = joinSummaries(historyResult?.text ?? plan.previousSummary, prefixResult?.text);
   const strategy = worstStrategy(summarizers, [historyResult?.strategy, prefixResult?.strategy]);

@@ -136,3 +136,51 @@ function staleUpdate(content: string, previousSummary: string): string | undefin
   for (const line of summaryContentLines(content)) if (!previous.has(line)) return undefined;
   return 'the update holds nothing the previous summary did not: the newly summarized messages are missing';
 }
+
+/** How far over the requested size (`request.maxTokens`) a summary may go before it is `oversized`. */
+export const OVERSIZED_FACTOR = 4;
+
+/**
+ * The verdict on any summarizer's output, before the engine stores it (the fallback step
+ * applies it to every summarizer, custom ones included; an LLM summary has also passed
+ * {@link checkSummaryQuality}). Rejects a result that is not a string or is blank
+ * (`empty`); unless `last` (the last resort of the chain, which must answer), also one
+ * that counts at least `request.replacedTokens` (`not-smaller`), more than
+ * {@link OVERSIZED_FACTOR} × `request.maxTokens` (`oversized`), or an update whose content
+ * is all in `request.previousSummary` already (`stale`).
+ *
+ * @example
+ * ```ts
+ * const verdict = judgeSummary(text, request, { last: false });
+ * if (!verdict.ok) console.warn(verdict.reason, verdict.detail);
+ * ```
+ */
+export function judgeSummary(
+  text: unknown,
+  request: Pick<SummarizeRequest, 'kind' | 'messages' | 'previousSummary' | 'replacedTokens' | 'maxTokens' | 'counter'>,
+  { last }: { last: boolean },
+): SummaryQuality {
+  if (typeof text !== 'string' || !text.trim())
+    return { ok: false, reason: 'empty', detail: 'returned an empty summary' };
+  if (last) return { ok: true };
+  const tokens = request.counter.countText(text);
+  if (tokens >= request.replacedTokens) {
+    return {
+      ok: false,
+      reason: 'not-smaller',
+      detail: `the summary has ${tokens} tokens, not fewer than the ${request.replacedTokens} it replaces`,
+    };
+  }
+  if (request.maxTokens !== undefined && tokens > OVERSIZED_FACTOR * request.maxTokens) {
+    return {
+      ok: false,
+      reason: 'oversized',
+      detail: `the summary has ${tokens} tokens, over ${OVERSIZED_FACTOR} × the ${request.maxTokens} asked for`,
+    };
+  }
+  if (request.kind === 'history' && request.previousSummary?.trim() && request.messages.length > 0) {
+    const stale = staleUpdate(text, request.previousSummary);
+    if (stale) return { ok: false, reason: 'stale', detail: stale };
+  }
+  return { ok: true };
+}
