@@ -44,7 +44,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
       const messages = converter.toCore(params.prompt);
       const sessionId = explicitSessionId(params) ?? conversationKey(messages);
       if (sessionId === undefined) return params;
-      const call: Call = { session: sessions.get(sessionId, model), converter, messages, events: [] };
+      const call: Call = { session: sessions.get(sessionId, model, messages.length), converter, messages, events: [] };
       const prompt = await prepare(call, params.abortSignal);
       const transformed = { ...params, prompt };
       calls.set(transformed, call);

@@ -47,7 +47,7 @@ export function compactionPrepareStep(
     const messages = converter.toCore([...initialMessages, ...responseMessages, ...steering]);
     const sessionId = options.sessionId ?? conversationKey(messages);
     if (sessionId === undefined) return undefined;
-    const session = sessions.get(sessionId, model);
+    const session = sessions.get(sessionId, model, messages.length);
     const previous = steps.at(-1);
     if (previous && runs.get(steps) === session) await session.recordUsage({ inputTokens: previous.usage.inputTokens });
     const prepared = await session.prepare({ messages });

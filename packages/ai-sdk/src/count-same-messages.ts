@@ -37,7 +37,11 @@ function hasEnumerableKey(value: object): boolean {
   return false;
 }
 
-function sameValue(left: unknown, right: unknown, depth: number): boolean {
+/**
+ * Deep equality as `countSameMessages` defines it (what makes equal content ids).
+ * `depth` is how deep `left` sits already (past {@link MAX_DEPTH}, values count as different).
+ */
+export function sameValue(left: unknown, right: unknown, depth: number): boolean {
   if (left === right) return true;
   if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) return false;
   if (depth > MAX_DEPTH) return false;

@@ -1,7 +1,14 @@
-import { contentFingerprint, hashString, type Message } from '@compaction/core';
-import { countSameMessages } from './count-same-messages.js';
+import {
+  CONVERSATION_CACHE_BYTES,
+  contentFingerprint,
+  createConversationCache,
+  hashString,
+  heldMessagesBytes,
+  type Message,
+  nextContentId,
+} from '@compaction/core';
+import { countResentMessages } from './count-resent-messages.js';
 import { fromCoreMessage } from './from-core-message.js';
-import { MAX_CACHED_SESSIONS } from './session-registry.js';
 import {
   type AiSdkMessage,
   CONVERSATION_ID_PREFIX,
@@ -35,15 +42,26 @@ type Conversion = { system: Chain; conversation: Chain };
  * whole history as new objects on every call, so `toCore` remembers each
  * conversation's last conversion (keyed by its opening exchange) and, while the
  * incoming messages have the same content as the remembered ones
- * (`countSameMessages`: no hashing, mostly identity checks), reuses those core
+ * (`countResentMessages`: no hashing, a few identity checks a message), reuses those core
  * messages and their ids; only the messages after the first difference are
  * converted and hashed. `fromCore` gives every core message it has seen the AI
  * SDK message it gave before: a message it converted (that core returned
  * untouched) is its original, without comparing parts; core messages are never
  * modified in place.
+ *
+ * Conversations are kept in core's `createConversationCache`, least recently
+ * used out first: bounded by `maxBytes` (estimated), or by `maxConversations`
+ * when given.
+ *
+ * @default maxConversations undefined (the byte bound applies)
+ * @default maxBytes CONVERSATION_CACHE_BYTES / 2 (the session registry holds the other half)
  */
-export function messageConverter(maxConversations = MAX_CACHED_SESSIONS): MessageConverter {
-  const recent = new Map<string, Conversion>();
+export function messageConverter(maxConversations?: number, maxBytes = CONVERSATION_CACHE_BYTES / 2): MessageConverter {
+  const recent = createConversationCache<Conversion>(
+    maxConversations === undefined
+      ? { maxBytes, sizeOf: (conversion) => heldMessagesBytes(conversionLength(conversion)) }
+      : { maxBytes: maxConversations, sizeOf: () => 1 },
+  );
   /** The AI SDK message each core message seen so far stands for. */
   const aiSdkMessages = new WeakMap<Message, AiSdkMessage>();
   /** The last conversion made, whose messages core mostly returns as they are. */
@@ -65,7 +83,7 @@ export function messageConverter(maxConversations = MAX_CACHED_SESSIONS): Messag
     prefix: string,
     previous: Chain | undefined,
   ): Chain {
-    const same = previous === undefined ? 0 : countSameMessages(messages, start, end, previous.originals);
+    const same = previous === undefined ? 0 : countResentMessages(messages, start, end, previous.originals);
     // The previous chain is this converter's alone (callers get a copy): cut it to what still holds and extend it.
     const converted: Chain = previous ?? { messages: [], originals: [] };
     // The id the first changed message had: a sampled fingerprint may miss an edit, so
@@ -73,14 +91,16 @@ export function messageConverter(maxConversations = MAX_CACHED_SESSIONS): Messag
     const displacedId = converted.messages[same]?.id;
     converted.messages.length = same;
     converted.originals.length = same;
-    let chain = same > 0 ? converted.messages[same - 1]!.id.slice(prefix.length) : '';
+    let id = same > 0 ? converted.messages[same - 1]!.id : undefined;
     for (let index = start + same; index < end; index += 1) {
       const message = messages[index]!;
-      chain = contentFingerprint(message, chain);
-      if (index === start + same && `${prefix}${chain}` === displacedId) {
-        chain = hashString(JSON.stringify(message) ?? '', chain);
+      const previousId = id;
+      id = nextContentId(message, previousId, prefix);
+      if (index === start + same && id === displacedId) {
+        const seed = previousId === undefined ? '' : previousId.slice(prefix.length);
+        id = `${prefix}${hashString(JSON.stringify(message) ?? '', contentFingerprint(message, seed))}`;
       }
-      const core = toCoreMessage(message, `${prefix}${chain}`);
+      const core = toCoreMessage(message, id);
       aiSdkMessages.set(core, message);
       converted.messages.push(core);
       converted.originals.push(message);
@@ -92,14 +112,12 @@ export function messageConverter(maxConversations = MAX_CACHED_SESSIONS): Messag
     toCore(messages) {
       const leading = leadingSystemMessages(messages);
       const key = openingKey(messages, leading);
-      const previous = recent.get(key);
+      const previous = recent.take(key);
       const conversion: Conversion = {
         system: convert(messages, 0, leading, SYSTEM_ID_PREFIX, previous?.system),
         conversation: convert(messages, leading, messages.length, CONVERSATION_ID_PREFIX, previous?.conversation),
       };
-      recent.delete(key);
-      recent.set(key, conversion);
-      if (recent.size > maxConversations) recent.delete(recent.keys().next().value!);
+      recent.put(key, conversion);
       last = conversion;
       return conversion.system.messages.concat(conversion.conversation.messages);
     },
@@ -128,4 +146,8 @@ function openingKey(messages: readonly AiSdkMessage[], leading: number): string 
   const end = Math.min(messages.length, leading + 2);
   for (let index = leading; index < end; index += 1) chain = contentFingerprint(messages[index], chain);
   return chain;
+}
+
+function conversionLength(conversion: Conversion): number {
+  return conversion.system.messages.length + conversion.conversation.messages.length;
 }

@@ -4,7 +4,6 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { conversation, textResult } from './__fixtures__/model-fixtures.js';
 import { compactionMiddleware } from './compaction-middleware.js';
-import { MAX_SHARED_TOKEN_COUNTS } from './session-registry.js';
 
 /** A heuristic counter that records how many texts it counted, under a name of its own. */
 function countingCounter(name: string): TokenCounter & { counted: number } {
@@ -29,7 +28,7 @@ function wrapped(counter: TokenCounter) {
 
 describe('sharedTokenCache', () => {
   it('is one cache per counter name for the whole process', () => {
-    const options = { maxEntries: MAX_SHARED_TOKEN_COUNTS };
+    const options = { keyByContent: true };
     const counter = countingCounter('shared-token-cache-names');
     expect(sharedTokenCache(counter, options)).toBe(
       sharedTokenCache(countingCounter('shared-token-cache-names'), options),

@@ -1,28 +1,42 @@
-import { type CompactionSession, createCompactionSession, memoryStore, sharedTokenCache } from '@compaction/core';
+import {
+  CONVERSATION_CACHE_BYTES,
+  type CompactionSession,
+  conversationCacheKey,
+  conversationTokenCache,
+  createCompactionSession,
+  createConversationCache,
+  heldMessagesBytes,
+  memoryStore,
+} from '@compaction/core';
 import type { AiSdkModel } from './as-language-model.js';
 import type { CompactionOptions } from './compaction-options.js';
 import { resolveSummarizer } from './resolve-summarizer.js';
 
-/** How many per-message token counts the process keeps per counter for the AI SDK; the oldest go first. */
-export const MAX_SHARED_TOKEN_COUNTS = 100_000;
-
-/** How many sessions one middleware keeps in memory; the least recently used one goes first. */
-export const MAX_CACHED_SESSIONS = 100;
+/**
+ * Estimated bytes of sessions one middleware (or prepareStep function) keeps in
+ * memory; the least recently used go first. Its conversions hold as much again.
+ */
+export const SESSION_REGISTRY_BYTES = CONVERSATION_CACHE_BYTES / 2;
 
 /** The sessions of one middleware or prepareStep function, by conversation and model. */
 export type SessionRegistry = {
-  /** The session of a conversation, created on first use (its state loads from the store). */
-  get(sessionId: string, model: AiSdkModel | string): CompactionSession;
+  /**
+   * The session of a conversation, created on first use (its state loads from
+   * the store). `messages` is how many the call hands it: what the kept session holds.
+   */
+  get(sessionId: string, model: AiSdkModel | string, messages?: number): CompactionSession;
 };
 
 /**
- * Keeps the recently used sessions in memory, so a session's guards (no retry
+ * Keeps the recently used sessions in memory (core's `createConversationCache`,
+ * bounded by {@link SESSION_REGISTRY_BYTES}), so a session's guards (no retry
  * of a compaction that could not help, overflow suspected from usage) and token
  * counts carry from one call to the next. The AI SDK re-sends the history, so
  * sessions do not persist it (`persistHistory: false`); the store holds the state.
- * Sessions count tokens through core's process-wide `sharedTokenCache` of the
- * counter (ids here are content ids), so a new session for a conversation seen
- * before — evicted, under another model id, or in a second middleware — does not count again.
+ * Sessions count tokens through core's process-wide `conversationTokenCache` of
+ * the counter, so a new session for a conversation seen before — evicted, under
+ * another model id, or in a second middleware — does not count again what is
+ * still cached, and counts nothing the store's usage record already covers.
  * Middlewares and prepareStep functions made from the same options object share one registry.
  */
 export function sessionRegistry(options: CompactionOptions): SessionRegistry {
@@ -41,17 +55,17 @@ const registries = new WeakMap<CompactionOptions, SessionRegistry>();
 
 function createRegistry(options: CompactionOptions): SessionRegistry {
   const store = options.store ?? memoryStore();
-  const sessions = new Map<string, CompactionSession>();
-  const tokenCache = sharedTokenCache(options.counter, { maxEntries: MAX_SHARED_TOKEN_COUNTS });
+  const sessions = createConversationCache<{ session: CompactionSession; messages: number }>({
+    maxBytes: SESSION_REGISTRY_BYTES,
+    sizeOf: (entry) => heldMessagesBytes(entry.messages),
+  });
+  const tokenCache = conversationTokenCache(options.counter);
   return {
-    get(sessionId, model) {
+    get(sessionId, model, messages = 0) {
       const modelId = typeof model === 'string' ? model : model.modelId;
-      const key = `${modelId}\u0000${sessionId}`;
-      const cached = sessions.get(key);
-      sessions.delete(key);
-      const session =
-        cached ??
-        createCompactionSession({
+      const key = conversationCacheKey(sessionId, modelId);
+      const entry = sessions.take(key) ?? {
+        session: createCompactionSession({
           store,
           sessionId,
           model: modelId,
@@ -60,10 +74,12 @@ function createRegistry(options: CompactionOptions): SessionRegistry {
           settings: options.settings,
           tokenCache,
           onEvent: options.onCompaction,
-        });
-      sessions.set(key, session);
-      if (sessions.size > MAX_CACHED_SESSIONS) sessions.delete(sessions.keys().next().value!);
-      return session;
+        }),
+        messages,
+      };
+      entry.messages = messages;
+      sessions.put(key, entry); // the most recently used, at its current size
+      return entry.session;
     },
   };
 }
