@@ -1,4 +1,4 @@
-import { isUserRequest, type Message, messageText } from '@compaction/core';
+import { genuineRequestText, type Message } from '@compaction/core';
 
 /** The tools whose `file_path` (or `notebook_path`) input is counted, and whether they read or modify. */
 export const FILE_TOOLS: Readonly<Record<string, 'read' | 'modified'>> = Object.freeze({
@@ -15,7 +15,11 @@ export type SpanFacts = {
   modified: string[];
   /** Paths only a Read call named (a path also modified is under `modified` only), sorted. */
   read: string[];
-  /** The text of every user request (core's `isUserRequest`), in order. */
+  /**
+   * The text of every genuine user request, in order: core's `genuineRequestText` (a user turn
+   * that is not `synthetic`, with harness-injected text — `<task-notification>`, `<system-reminder>`,
+   * "[Request interrupted by user…]" — removed; a message that is all harness text is no request).
+   */
   requests: string[];
 };
 
@@ -26,16 +30,14 @@ function inputPath(input: unknown): string | undefined {
   return typeof path === 'string' && path.trim() ? path.trim() : undefined;
 }
 
-/** The file paths and user requests of `messages`, read from the tool-call inputs and the user's messages. */
+/** The file paths and genuine user requests of `messages`, read from the tool-call inputs and the user's messages. */
 export function spanFacts(messages: readonly Message[]): SpanFacts {
   const modified = new Set<string>();
   const read = new Set<string>();
   const requests: string[] = [];
   for (const message of messages) {
-    if (isUserRequest(message)) {
-      const text = messageText(message).trim();
-      if (text) requests.push(text);
-    }
+    const request = genuineRequestText(message)?.trim();
+    if (request) requests.push(request);
     for (const part of message.parts) {
       if (part.type !== 'tool-call') continue;
       const kind = FILE_TOOLS[part.toolName];

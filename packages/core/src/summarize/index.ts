@@ -15,6 +15,13 @@ export {
 } from './default-file-tool-map.js';
 export { extractFileOperations } from './extract-file-operations.js';
 export {
+  genuineRequestText,
+  HARNESS_TAGS,
+  isHarnessText,
+  lastGenuineRequest,
+  userWords,
+} from './harness-text.js';
+export {
   DEFAULT_HISTORY_MAX_OUTPUT_TOKENS,
   DEFAULT_TURN_PREFIX_MAX_OUTPUT_TOKENS,
   type LlmSummarizerOptions,
