@@ -1,11 +1,17 @@
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { InvalidStateError } from '../errors/index.js';
+import { CompactionError } from '../errors/compaction-error.js';
+import { decodeRecord } from './codec/decode-record.js';
+import { encodeMessages } from './codec/encode-messages.js';
+import { encodeRecord } from './codec/encode-record.js';
+import { StoreConflictError } from './errors/store-conflict-error.js';
+import { StoreError, type StoreOperation } from './errors/store-error.js';
+import { withFileLock } from './file-lock.js';
 import { appendHistoryFile, type FileStoreWarning, readHistoryFile } from './history-file.js';
+import { nextRevision } from './next-revision.js';
 import { serialQueue } from './serial-queue.js';
 import { sessionFileName } from './session-file-name.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
-import { validateSessionRecord } from './validate-record.js';
 import { isTempFileOf, writeFileAtomic } from './write-file-atomic.js';
 
 export type { FileStoreWarning } from './history-file.js';
@@ -18,22 +24,38 @@ export type FileStoreOptions = {
    * @default undefined (warnings are dropped)
    */
   onWarning?: (warning: FileStoreWarning) => void;
+  /**
+   * How long an operation waits for another process that holds the session's
+   * lock file before it throws {@link StoreError}.
+   * @default 10000
+   */
+  lockTimeoutMs?: number;
 };
+
+type KnownLength = { ino: number; size: number; length: number };
 
 /**
  * A {@link SessionStore} in plain files under `dir` (created when first
- * written). Each session has two files, named from its id (see
- * `sessionFileName`):
+ * written), for one machine. Each session has two files, named from its id
+ * (see `sessionFileName`):
  *
  * - `<id>.history.jsonl`: the display history, one JSON message a line, only
  *   ever appended to. A crash mid-append leaves at most an unterminated last
  *   line, which loading skips (with a warning) and the next append drops.
- * - `<id>.state.json`: the {@link SessionRecord}, replaced whole through a
- *   synced temp file and a rename, so a crash leaves the old or the new record.
+ * - `<id>.state.json`: the {@link SessionRecord} and its revision, replaced
+ *   whole through a synced temp file and a rename, so a crash leaves the old
+ *   or the new record.
  *
- * Writes to one session run one at a time in call order. Corrupt or too-new
- * data throws {@link InvalidStateError} naming the file. One process should
- * write a given session at a time.
+ * Every operation holds `<id>.lock` (created exclusively, naming the process)
+ * while it runs, so several processes on one machine can share a session
+ * safely: appends never interleave, a reader never sees half an append, and
+ * compare-and-set holds. A lock left by a process that exited is broken. The
+ * lock does not work across machines on a network file system: servers that
+ * share sessions should use `sqliteStore` on one machine, or
+ * `@compaction/postgres` / `@compaction/redis`.
+ *
+ * Corrupt or too-new data throws `InvalidStateError` naming the file (and
+ * line); a failed write throws {@link StoreError} and changes nothing.
  *
  * @example
  * const store = fileStore('.sessions', { onWarning: ({ file, message }) => console.warn(file, message) });
@@ -41,73 +63,186 @@ export type FileStoreOptions = {
 export function fileStore(dir: string, options: FileStoreOptions = {}): SessionStore {
   const folder = resolve(dir);
   const warn = options.onWarning ?? (() => {});
+  const lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
+  if (!Number.isFinite(lockTimeoutMs) || lockTimeoutMs < 0) {
+    throw new StoreError({
+      operation: 'loadHistory',
+      source: folder,
+      problem: `lockTimeoutMs must be a non-negative number of milliseconds, got ${String(lockTimeoutMs)}`,
+    });
+  }
   const serial = serialQueue();
+  /** History lengths this store saw last, to answer appends without rereading the file. */
+  const lengths = new Map<string, KnownLength>();
   const paths = (sessionId: string) => {
     const base = sessionFileName(sessionId);
-    return { base, history: join(folder, `${base}.history.jsonl`), record: join(folder, `${base}.state.json`) };
+    return {
+      base,
+      history: join(folder, `${base}.history.jsonl`),
+      record: join(folder, `${base}.state.json`),
+      lock: join(folder, `${base}.lock`),
+    };
   };
 
+  /** Runs `task` in call order within this store and under the session's lock file across processes. */
+  function locked<T>(
+    sessionId: string,
+    operation: StoreOperation,
+    source: string,
+    task: () => Promise<T>,
+    whenMissing: () => T,
+  ): Promise<T> {
+    const { base, lock } = paths(sessionId);
+    return serial(base, async () => {
+      try {
+        if (operation === 'appendHistory' || operation === 'saveRecord') await mkdir(folder, { recursive: true });
+        return await withFileLock(lock, task, {
+          timeoutMs: lockTimeoutMs,
+          onTimeout: (holder) =>
+            new StoreError({
+              operation,
+              source,
+              problem:
+                `the session's lock file ${lock} is held by ${holder} for more than ${lockTimeoutMs} ms. ` +
+                'If that process is gone (on another machine the store cannot tell), delete the lock file',
+            }),
+        });
+      } catch (error) {
+        if (
+          (error as NodeJS.ErrnoException).code === 'ENOENT' &&
+          operation !== 'appendHistory' &&
+          operation !== 'saveRecord'
+        ) {
+          return whenMissing();
+        }
+        if (CompactionError.isInstance(error)) throw error;
+        throw new StoreError({
+          operation,
+          source,
+          problem: `${(error as Error).message}. Nothing was changed`,
+          cause: error,
+        });
+      }
+    });
+  }
+
+  async function historyLength(sessionId: string, file: string): Promise<number> {
+    const known = lengths.get(sessionId);
+    const now = await stat(file).catch(() => undefined);
+    if (now === undefined) return 0;
+    if (known && known.ino === now.ino && known.size === now.size) return known.length;
+    const messages = await readHistoryFile(file, warn);
+    lengths.set(sessionId, { ino: now.ino, size: now.size, length: messages.length });
+    return messages.length;
+  }
+
+  async function readRecord(file: string): Promise<SessionRecord | undefined> {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    return decodeRecord(text, file, undefined, 'file');
+  }
+
+  /** The revision on disk for compare-and-set: 0 when there is no record or it is unreadable (set aside). */
+  async function storedRevision(file: string): Promise<number> {
+    try {
+      return (await readRecord(file))?.revision ?? 0;
+    } catch (error) {
+      if (CompactionError.isInstance(error)) return 0;
+      throw error;
+    }
+  }
+
   return {
-    loadHistory(sessionId) {
-      const { base, history } = paths(sessionId);
-      return serial(base, () => readHistoryFile(history, warn));
+    loadHistory(sessionId, loadOptions = {}) {
+      const { history } = paths(sessionId);
+      const from = loadOptions.from ?? 0;
+      return locked(
+        sessionId,
+        'loadHistory',
+        history,
+        async () => {
+          const messages = await readHistoryFile(history, warn);
+          const now = await stat(history).catch(() => undefined);
+          if (now) lengths.set(sessionId, { ino: now.ino, size: now.size, length: messages.length });
+          return from > 0 ? messages.slice(from) : messages;
+        },
+        () => [],
+      );
     },
 
     appendHistory(sessionId, messages) {
-      const { base, history } = paths(sessionId);
-      return serial(base, async () => {
-        if (messages.length === 0) return;
-        await mkdir(folder, { recursive: true });
-        await appendHistoryFile(history, messages, warn);
-      });
+      const { history } = paths(sessionId);
+      const lines = encodeMessages(messages, history);
+      return locked(
+        sessionId,
+        'appendHistory',
+        history,
+        async () => {
+          const before = await historyLength(sessionId, history);
+          if (lines.length === 0) return before;
+          await appendHistoryFile(history, lines, warn);
+          const now = await stat(history);
+          lengths.set(sessionId, { ino: now.ino, size: now.size, length: before + lines.length });
+          return before + lines.length;
+        },
+        () => 0,
+      );
     },
 
     loadRecord(sessionId) {
-      const { base, record } = paths(sessionId);
-      return serial(base, () => readRecordFile(record));
+      const { record } = paths(sessionId);
+      return locked(
+        sessionId,
+        'loadRecord',
+        record,
+        () => readRecord(record),
+        () => undefined,
+      );
     },
 
-    saveRecord(sessionId, value) {
-      const { base, record } = paths(sessionId);
-      const text = `${JSON.stringify(value, null, 2)}\n`;
-      return serial(base, async () => {
-        await mkdir(folder, { recursive: true });
-        await writeFileAtomic(record, text);
-      });
+    saveRecord(sessionId, value, saveOptions = {}) {
+      const { record } = paths(sessionId);
+      const fields = encodeRecord(value, record);
+      const { expectedRevision } = saveOptions;
+      return locked(
+        sessionId,
+        'saveRecord',
+        record,
+        async () => {
+          const actual = await storedRevision(record);
+          if (expectedRevision !== undefined && expectedRevision !== actual) {
+            throw new StoreConflictError({ sessionId, source: record, expectedRevision, actualRevision: actual });
+          }
+          const revision = nextRevision(actual);
+          const body = fields === '{}' ? '' : `,${fields.slice(1, -1)}`;
+          await writeFileAtomic(record, `{"revision":${revision}${body}}\n`);
+          return revision;
+        },
+        () => 0,
+      );
     },
 
     clear(sessionId) {
       const { base, history, record } = paths(sessionId);
-      return serial(base, async () => {
-        const leftovers = await readdir(folder).catch(() => [] as string[]);
-        const temps = leftovers.filter((name) => isTempFileOf(`${base}.state.json`, name));
-        await Promise.all(
-          [history, record, ...temps.map((name) => join(folder, name))].map((file) => rm(file, { force: true })),
-        );
-      });
+      return locked(
+        sessionId,
+        'clear',
+        history,
+        async () => {
+          const leftovers = await readdir(folder).catch(() => [] as string[]);
+          const temps = leftovers.filter((name) => isTempFileOf(`${base}.state.json`, name));
+          await Promise.all(
+            [history, record, ...temps.map((name) => join(folder, name))].map((file) => rm(file, { force: true })),
+          );
+          lengths.delete(sessionId);
+        },
+        () => undefined,
+      );
     },
   };
-}
-
-async function readRecordFile(file: string): Promise<SessionRecord | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new InvalidStateError({
-      source: file,
-      problem:
-        `is not valid JSON (${(error as Error).message}). Records are replaced atomically, so this is not an interrupted ` +
-        'write: restore the file from a backup, or delete it to drop the compaction state (the history file is kept)',
-      cause: error,
-    });
-  }
-  return validateSessionRecord(value, file);
 }

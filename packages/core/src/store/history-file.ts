@@ -1,7 +1,6 @@
 import { type FileHandle, open, readFile } from 'node:fs/promises';
-import { InvalidStateError } from '../errors/index.js';
 import type { Message } from '../messages/types.js';
-import { ROLES } from '../messages/types.js';
+import { decodeMessage } from './codec/decode-message.js';
 
 const NEWLINE = 0x0a;
 const SCAN_CHUNK = 64 * 1024;
@@ -14,20 +13,12 @@ export type FileStoreWarning = {
   message: string;
 };
 
-function isMessage(value: unknown): value is Message {
-  if (typeof value !== 'object' || value === null) return false;
-  const fields = value as Record<string, unknown>;
-  return (
-    typeof fields.id === 'string' && (ROLES as readonly unknown[]).includes(fields.role) && Array.isArray(fields.parts)
-  );
-}
-
 /**
  * Reads a JSONL history file. A missing file is an empty history. The last
  * line counts only once its newline is written: an unterminated last line is
  * what a crash during an append leaves, so it is skipped with a warning. Any
- * other bad line is corruption and throws {@link InvalidStateError} with its
- * line number.
+ * other bad line (invalid JSON, or JSON that is no valid message) is
+ * corruption and throws `InvalidStateError` naming the file and line.
  */
 export async function readHistoryFile(file: string, warn: (warning: FileStoreWarning) => void): Promise<Message[]> {
   let text: string;
@@ -50,26 +41,9 @@ export async function readHistoryFile(file: string, warn: (warning: FileStoreWar
   const messages: Message[] = [];
   for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      throw corruptLine(file, index + 1, `is not valid JSON (${(error as Error).message})`, error);
-    }
-    if (!isMessage(value)) throw corruptLine(file, index + 1, 'is not a message (needs id, role and parts)');
-    messages.push(value);
+    messages.push(decodeMessage(line, file, `line ${index + 1}`));
   }
   return messages;
-}
-
-function corruptLine(file: string, line: number, problem: string, cause?: unknown): InvalidStateError {
-  return new InvalidStateError({
-    source: file,
-    problem:
-      `line ${line} ${problem}. Every line must be one JSON message; the lines before it are intact. ` +
-      'Repair or delete that line, or restore the file from a backup',
-    cause,
-  });
 }
 
 /** The offset just past the last newline before `end` (0 when there is none). */
@@ -87,17 +61,18 @@ async function lineStartBefore(handle: FileHandle, end: number): Promise<number>
 }
 
 /**
- * Appends messages to a JSONL history file, one JSON line each, and syncs it to
+ * Appends messages (already serialized, one JSON text each, see
+ * `encodeMessages`) to a JSONL history file in one write, and syncs it to
  * disk. If the file ends in an unterminated line (a crash during an earlier
  * append), those bytes are cut off first, so the torn line never merges with
  * new data; complete lines are never touched.
  */
 export async function appendHistoryFile(
   file: string,
-  messages: readonly Message[],
+  lines: readonly string[],
   warn: (warning: FileStoreWarning) => void,
 ): Promise<void> {
-  const data = messages.map((message) => `${JSON.stringify(message)}\n`).join('');
+  const data = lines.map((line) => `${line}\n`).join('');
   const handle = await open(file, 'a+');
   try {
     const { size } = await handle.stat();

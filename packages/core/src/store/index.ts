@@ -1,4 +1,11 @@
+export { StoreConflictError, StoreError, type StoreOperation } from './errors/index.js';
 export { type FileStoreOptions, type FileStoreWarning, fileStore } from './file-store.js';
 export { memoryStore } from './memory-store.js';
-export type { SessionRecord, SessionStore, UsageRecord } from './session-store.js';
+export type {
+  LoadHistoryOptions,
+  SaveRecordOptions,
+  SessionRecord,
+  SessionStore,
+  UsageRecord,
+} from './session-store.js';
 export { validateCompactionState, validateSessionRecord } from './validate-record.js';

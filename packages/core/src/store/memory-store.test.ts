@@ -15,7 +15,7 @@ describe('memoryStore', () => {
     await store.saveRecord('a', { calibration: { 'gpt-4o': 1.1 } });
     expect((await store.loadHistory('a')).map((m) => m.id)).toEqual(['1', '2', '3']);
     expect((await store.loadHistory('b')).map((m) => m.id)).toEqual(['x']);
-    expect(await store.loadRecord('a')).toEqual({ calibration: { 'gpt-4o': 1.1 } });
+    expect(await store.loadRecord('a')).toEqual({ calibration: { 'gpt-4o': 1.1 }, revision: 1 });
     expect(await store.loadRecord('b')).toBeUndefined();
   });
 
@@ -34,7 +34,7 @@ describe('memoryStore', () => {
     record.calibration.model = 2;
     const loadedRecord = await store.loadRecord('a');
     loadedRecord!.calibration!.model = 3;
-    expect(await store.loadRecord('a')).toEqual({ calibration: { model: 1 } });
+    expect(await store.loadRecord('a')).toEqual({ calibration: { model: 1 }, revision: 1 });
   });
 
   it('clear forgets history and record of that session only', async () => {

@@ -49,7 +49,7 @@ describe('validateCompactionState', () => {
     ['version', 1.5, /state\.version must be a non-negative integer, got 1\.5/],
     ['summary', 42, /state\.summary must be a string, got 42/],
     ['firstKeptMessageId', undefined, /state\.firstKeptMessageId must be a string, got nothing/],
-    ['summarizedRange', { fromIndex: 0, toIndex: -1, messageCount: 0 }, /state\.summarizedRange\.toIndex/],
+    ['summarizedRange', { fromIndex: 0, toIndex: -1, messageCount: 3 }, /state\.summarizedRange\.toIndex/],
     ['prunedToolCallIds', [1], /state\.prunedToolCallIds must be an array of strings/],
     ['fileOps', { read: [] }, /state\.fileOps\.modified must be an array of strings/],
     ['tokensAfter', -1, /state\.tokensAfter must be a non-negative number/],

@@ -81,8 +81,16 @@ export function validateCompactionState(value: unknown, source?: string): Compac
   expectString(state.summary, 'state.summary', source);
   expectString(state.firstKeptMessageId, 'state.firstKeptMessageId', source);
   const range = expectObject(state.summarizedRange, 'state.summarizedRange', source);
-  for (const key of ['fromIndex', 'toIndex', 'messageCount']) {
+  for (const key of ['fromIndex', 'messageCount']) {
     expectCount(range[key], `state.summarizedRange.${key}`, source);
+  }
+  // A compaction that only pruned tool outputs summarized nothing: toIndex -1, messageCount 0.
+  const toIndex = range.toIndex;
+  if (typeof toIndex !== 'number' || !Number.isInteger(toIndex) || toIndex < (range.messageCount === 0 ? -1 : 0)) {
+    fail(
+      source,
+      `state.summarizedRange.toIndex must be a non-negative integer (-1 only when messageCount is 0), got ${describe(toIndex)}`,
+    );
   }
   expectStrings(state.prunedToolCallIds, 'state.prunedToolCallIds', source);
   const fileOps = expectObject(state.fileOps, 'state.fileOps', source);
@@ -130,6 +138,7 @@ function validateCalibration(value: unknown, source: string | undefined): Record
  */
 export function validateSessionRecord(value: unknown, source?: string): SessionRecord {
   const record = expectObject(value, 'record', source);
+  if (record.revision !== undefined) expectCount(record.revision, 'revision', source);
   if (record.state !== undefined) validateCompactionState(record.state, source);
   if (record.usage !== undefined) validateUsage(record.usage, source);
   if (record.calibration !== undefined) validateCalibration(record.calibration, source);

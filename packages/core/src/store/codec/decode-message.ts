@@ -1,0 +1,42 @@
+import { InvalidMessageError } from '../../errors/invalid-message-error.js';
+import { InvalidStateError } from '../../errors/invalid-state-error.js';
+import { parseMessages } from '../../messages/parse-messages.js';
+import type { Message } from '../../messages/types.js';
+import { decodeJson } from './decode-json.js';
+
+/**
+ * Parses one stored message (JSON from `encodeMessages`) and checks that it is
+ * a message.
+ *
+ * @param text - The stored JSON.
+ * @param source - The file or key, named in the error.
+ * @param position - Where in it, a unit and a number: `line 12`, `entry 11`.
+ * @throws InvalidStateError naming source and position: invalid JSON, or
+ *   valid JSON that is not a message.
+ */
+export function decodeMessage(text: string, source: string, position: string): Message {
+  let value: unknown;
+  try {
+    value = decodeJson(text);
+  } catch (error) {
+    throw corrupt(source, position, `is not valid JSON (${(error as Error).message})`, error);
+  }
+  try {
+    parseMessages([value]);
+  } catch (error) {
+    if (!InvalidMessageError.isInstance(error)) throw error;
+    throw corrupt(source, position, `is not a message (${error.message})`, error);
+  }
+  return value as Message;
+}
+
+function corrupt(source: string, position: string, problem: string, cause: unknown): InvalidStateError {
+  const unit = position.split(' ')[0];
+  return new InvalidStateError({
+    source,
+    problem:
+      `${position} ${problem}. Every ${unit} must be one JSON message; the ${unit}s before it are intact. ` +
+      `Repair or delete that ${unit}, or restore it from a backup`,
+    cause,
+  });
+}
