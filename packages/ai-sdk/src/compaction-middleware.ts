@@ -1,11 +1,22 @@
 import type { CompactionEvent, CompactionSession, Message } from '@compaction/core';
 import type { LanguageModelMiddleware } from 'ai';
 import type { CallOptions, GenerateResult, ProviderPrompt, StreamPart } from './ai-sdk-types.js';
+import type { AiSdkModel } from './as-language-model.js';
 import { compactionMetadata } from './compaction-metadata.js';
 import type { CompactionMiddlewareOptions } from './compaction-options.js';
 import { conversationKey } from './conversation-key.js';
 import { type MessageConverter, messageConverter } from './message-converter.js';
 import { sessionRegistry } from './session-registry.js';
+
+/** {@link compactionMiddleware}'s middleware, with access to its conversations' sessions. */
+export type CompactionMiddleware = LanguageModelMiddleware & {
+  /**
+   * The session this middleware keeps for a conversation (`providerOptions.compaction.sessionId`)
+   * and model: what `contextTools` and a stats route read. Created on first use, its state loaded
+   * from the store; the AI SDK re-sends the history, so it holds the messages of the last call.
+   */
+  session(sessionId: string, model: AiSdkModel | string): CompactionSession;
+};
 
 /** One model call in flight: the session that prepared it and what happened. */
 type Call = { session: CompactionSession; converter: MessageConverter; messages: Message[]; events: CompactionEvent[] };
@@ -32,13 +43,15 @@ type Call = { session: CompactionSession; converter: MessageConverter; messages:
  * const model = wrapLanguageModel({ model: openai('gpt-5'), middleware: compactionMiddleware({ store }) });
  * ```
  */
-export function compactionMiddleware(options: CompactionMiddlewareOptions = {}): LanguageModelMiddleware {
+export function compactionMiddleware(options: CompactionMiddlewareOptions = {}): CompactionMiddleware {
   const sessions = sessionRegistry(options);
   const converter = messageConverter();
   const calls = new WeakMap<CallOptions, Call>();
 
   return {
     specificationVersion: 'v4',
+
+    session: (sessionId, model) => sessions.get(sessionId, model),
 
     async transformParams({ params, model }) {
       const messages = converter.toCore(params.prompt);

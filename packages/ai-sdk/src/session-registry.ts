@@ -61,7 +61,7 @@ function createRegistry(options: CompactionOptions): SessionRegistry {
   });
   const tokenCache = conversationTokenCache(options.counter);
   return {
-    get(sessionId, model, messages = 0) {
+    get(sessionId, model, messages) {
       const modelId = typeof model === 'string' ? model : model.modelId;
       const key = conversationCacheKey(sessionId, modelId);
       const entry = sessions.take(key) ?? {
@@ -75,9 +75,9 @@ function createRegistry(options: CompactionOptions): SessionRegistry {
           tokenCache,
           onEvent: options.onCompaction,
         }),
-        messages,
+        messages: messages ?? 0,
       };
-      entry.messages = messages;
+      if (messages !== undefined) entry.messages = messages;
       sessions.put(key, entry); // the most recently used, at its current size
       return entry.session;
     },

@@ -1,4 +1,5 @@
 export * from './compaction/index.js';
+export * from './context-tools/index.js';
 export * from './conversations/index.js';
 export * from './errors/index.js';
 export * from './messages/index.js';
@@ -9,3 +10,4 @@ export * from './settings/index.js';
 export * from './store/index.js';
 export * from './summarize/index.js';
 export * from './tokens/index.js';
+export * from './tracing/index.js';

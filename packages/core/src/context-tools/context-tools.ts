@@ -9,7 +9,10 @@ import { type HistorySearchHit, MAX_SEARCH_HITS, searchHistory } from './search-
 /** A JSON Schema (draft 7 subset) describing a tool's input. */
 export type ToolInputSchema = {
   type: 'object';
-  properties: Record<string, { type: string; description: string; minimum?: number; maximum?: number }>;
+  properties: Record<
+    string,
+    { type: 'string' | 'integer' | 'number' | 'boolean'; description: string; minimum?: number; maximum?: number }
+  >;
   required: string[];
   additionalProperties: false;
 };
