@@ -4,13 +4,13 @@ import {
   type CompactionSession,
   type CompactionSettings,
   type CompactionState,
+  conversationTokenCache,
   createCompactionSession,
   getContextWindow,
   type Message,
   memoryStore,
   resolveSettings,
   type SessionStore,
-  sharedTokenCache,
   type TokenCounter,
 } from '@compaction/core';
 import { BaseListChatMessageHistory } from '@langchain/core/chat_history';
@@ -198,7 +198,7 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
       sessionId: this.sessionId,
       summarizer: resolveSummarizer(this.#options.summarizer ?? 'structured'),
       persistHistory: false,
-      tokenCache: sharedTokenCache(counter, { keyByContent: true }),
+      tokenCache: conversationTokenCache(counter),
       ...(settings ? { settings } : {}),
       ...(model ? { model } : {}),
       ...(onEvent ? { onEvent } : {}),

@@ -1,12 +1,13 @@
 import {
   type CompactionEvent,
   type CompactionSettings,
+  conversationCacheKey,
+  conversationTokenCache,
   createCompactionSession,
   InvalidMessageError,
   type Message,
   resolveSettings,
   type SessionRecord,
-  sharedTokenCache,
   type TokenCounter,
 } from '@compaction/core';
 import { type AIMessage, type BaseMessage, RemoveMessage } from '@langchain/core/messages';
@@ -98,8 +99,8 @@ const stateSchema = z.object({
 export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) {
   const { settings, mode = 'context' } = options;
   if (settings?.contextWindow !== undefined) resolveSettings(settings, settings.contextWindow); // fail at setup, not mid-run
-  // Shared by every call, thread and middleware: a call counts only the messages no call counted before.
-  const tokenCache = sharedTokenCache(options.counter, { keyByContent: true });
+  // Shared by every call, thread, middleware and adapter: a call counts only the messages no call counted before.
+  const tokenCache = conversationTokenCache(options.counter);
   const sessions = threadSessions();
   return createMiddleware({
     name: options.name ?? 'CompactionMiddleware',
@@ -113,7 +114,8 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
       const model = options.model ?? modelIdOf(request.model);
       const setup = [window, model, options.summarizer ?? request.model];
       const manual = request.state[COMPACTION_REQUEST_KEY];
-      const kept = sessions.take(sessionId);
+      const threadKey = conversationCacheKey(sessionId, model);
+      const kept = sessions.take(threadKey);
       let thread: ThreadSession | undefined;
       let input: Conversion<BaseMessage, Message>;
       let output: Conversion<Message, BaseMessage>;
@@ -180,7 +182,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
           update[COMPACTION_STATE_KEY] = { ...record, usage: { ...record.usage, historyLength: sent.length } };
       } else {
         // The state keeps its messages and gets this record: the thread's next call can go on from here.
-        sessions.keep(sessionId, { thread, setup, record, input, output });
+        sessions.keep(threadKey, { thread, setup, record, input, output });
       }
       return Object.keys(update).length > 0 ? new Command({ update }) : response;
     },

@@ -1,10 +1,21 @@
-import type { CompactionSession, Message, SessionRecord, SessionStore } from '@compaction/core';
+import {
+  CONVERSATION_CACHE_BYTES,
+  type CompactionSession,
+  createConversationCache,
+  heldMessagesBytes,
+  type Message,
+  type SessionRecord,
+  type SessionStore,
+} from '@compaction/core';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { Conversion } from './extend-conversion.js';
 import { extendsHistory } from './extends-history.js';
 
-/** How many threads one middleware keeps a session for between model calls (the least recently used go first). */
-export const MAX_KEPT_THREADS = 100;
+/**
+ * Estimated bytes of threads one middleware keeps a session for between model
+ * calls (the least recently used go first).
+ */
+export const KEPT_THREADS_BYTES = CONVERSATION_CACHE_BYTES;
 
 /**
  * A core session that can serve several model calls of one thread. Its store
@@ -40,22 +51,21 @@ export type ThreadSessions = {
 
 /**
  * A new session per model call would recount and rebuild the whole history
- * every time; a kept session takes only the new messages. The least recently
- * used threads are dropped past `maxThreads`.
+ * every time; a kept session takes only the new messages. Threads are kept in
+ * core's `createConversationCache`: the least recently used go first past
+ * {@link KEPT_THREADS_BYTES}, or past `maxThreads` when given.
+ *
+ * @default maxThreads undefined (the byte bound applies)
  */
-export function threadSessions(maxThreads = MAX_KEPT_THREADS): ThreadSessions {
-  const kept = new Map<string, KeptThread>();
+export function threadSessions(maxThreads?: number): ThreadSessions {
+  const kept = createConversationCache<KeptThread>(
+    maxThreads === undefined
+      ? { maxBytes: KEPT_THREADS_BYTES, sizeOf: (thread) => heldMessagesBytes(thread.input.result.length) }
+      : { maxBytes: maxThreads, sizeOf: () => 1 },
+  );
   return {
-    take(threadId) {
-      const entry = kept.get(threadId);
-      kept.delete(threadId);
-      return entry;
-    },
-    keep(threadId, entry) {
-      kept.delete(threadId);
-      if (kept.size >= maxThreads) kept.delete(kept.keys().next().value as string);
-      kept.set(threadId, entry);
-    },
+    take: (threadId) => kept.take(threadId),
+    keep: (threadId, entry) => kept.put(threadId, entry),
   };
 }
 
