@@ -6,6 +6,7 @@ export {
   type CompactingChatMessageHistoryOptions,
 } from './compacting-chat-message-history.js';
 export { type CompactionMiddlewareOptions, compactionMiddleware } from './compaction-middleware.js';
+export { type CompactionContextToolsOptions, compactionContextTools } from './context-tools.js';
 export { fromCoreMessage, fromCoreMessages } from './from-core-messages.js';
 export { langchainGenerate, SUMMARY_CALL_SOURCE } from './langchain-generate.js';
 export { type LangchainSummarizerOptions, langchainSummarizer } from './langchain-summarizer.js';
