@@ -40,6 +40,10 @@ export default defineConfig({
         extends: true,
         test: { name: 'demo', root: './apps/demo', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
       },
+      {
+        extends: true,
+        test: { name: 'web', root: './apps/web', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+      },
     ],
   },
   resolve: { alias },

@@ -53,6 +53,8 @@ export async function chatCoreMessages(prompt: ChatPrompt, model: LanguageModelV
   const messages = await convertToModelMessages(prompt.messages as UIMessage[], {
     ...(prompt.tools ? { tools: prompt.tools } : {}),
   });
+  // A conversation not started yet has nothing for the middleware to find (and `ai` refuses an empty prompt).
+  if (messages.length === 0) return [];
   const standardized = await standardizePrompt({
     ...(prompt.instructions !== undefined ? { instructions: prompt.instructions } : {}),
     messages,

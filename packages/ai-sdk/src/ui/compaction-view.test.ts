@@ -50,6 +50,14 @@ describe('compactionView', () => {
     );
   });
 
+  it('dims nothing after a prune (old tool outputs cleared, every message kept)', () => {
+    const messages = ['a', 'b', 'c'].map((id) => ({ id }));
+    const view = compactionView(messages, { compaction: { ...boundary('b'), strategy: 'prune', summary: '' } });
+    expect(view).toMatchObject({ boundaryIndex: 1, summarizedCount: 0 });
+    expect(view.summarizedIds.size).toBe(0);
+    expect(view.boundary?.strategy).toBe('prune');
+  });
+
   it('shows no boundary rather than a wrong one when the kept message is not in the history', () => {
     fc.assert(
       fc.property(uniqueIds, fc.string(), (ids, stranger) => {

@@ -23,7 +23,7 @@ export type ContextUsage = {
 export type CompactionView = {
   /** Index in `messages` of the first message the model sees verbatim; -1 without a boundary. */
   boundaryIndex: number;
-  /** The ids of the messages before the boundary (summarized: show them dimmed). */
+  /** The ids of the messages before the boundary (summarized: show them dimmed). None for a `prune` compaction. */
   summarizedIds: ReadonlySet<string>;
   /** How many UI messages the summary stands for. */
   summarizedCount: number;
@@ -43,7 +43,8 @@ export const HIGH_CONTEXT_SHARE = 0.75;
  * and the figures of a context usage bar.
  *
  * A boundary whose `firstKeptMessageId` is not among `messages` (another branch,
- * an edited history) gives no boundary rather than a wrong one.
+ * an edited history) gives no boundary rather than a wrong one. A `prune` compaction
+ * (old tool outputs cleared, nothing summarized) gives a boundary and no summarized messages.
  *
  * @throws TypeError when `messages` is not an array of messages with string ids, or a figure is not a number.
  * @example
@@ -65,7 +66,9 @@ export function compactionView(
   const { compaction, context } = latest;
   const keptId = compaction?.firstKeptMessageId;
   const boundaryIndex = keptId === undefined ? -1 : messages.findIndex((message) => message.id === keptId);
-  const summarized = boundaryIndex < 0 ? [] : messages.slice(0, boundaryIndex).map((message) => message.id);
+  // A `prune` compaction summarizes nothing: old tool outputs are cleared, every message stays.
+  const pruned = compaction?.strategy === 'prune';
+  const summarized = boundaryIndex < 0 || pruned ? [] : messages.slice(0, boundaryIndex).map((message) => message.id);
   return {
     boundaryIndex,
     summarizedIds: new Set(summarized),
