@@ -48,13 +48,13 @@ export function buildStructuredSummary(request: SummarizeRequest, { maxTokens }:
 /**
  * An earlier summary's facts followed by the new span's. Requests stay in the order they were
  * made: the earlier summary's list, then the span's. The earlier summary's last request joins
- * the list only when it listed none (an LLM summary): otherwise it was the request of the
- * messages kept after it, which the span now lists in its place.
+ * the list only when it has no request list (an LLM summary): otherwise it was the request of
+ * the messages kept after it, which the span now lists in its place.
  */
 function mergeFacts(previous: SummaryFacts, current: SummaryFacts): SummaryFacts {
   const requests: string[] = [];
   for (const request of previous.requests) addRequest(requests, request);
-  if (previous.requests.length === 0 && previous.lastRequest) addRequest(requests, previous.lastRequest);
+  if (!previous.listsRequests && previous.lastRequest) addRequest(requests, previous.lastRequest);
   for (const request of current.requests) addRequest(requests, request);
   const toolCounts = new Map(previous.toolCounts);
   for (const [name, count] of current.toolCounts) toolCounts.set(name, (toolCounts.get(name) ?? 0) + count);

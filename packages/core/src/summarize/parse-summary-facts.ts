@@ -46,12 +46,14 @@ export function parseSummaryFacts(summary: string): SummaryFacts {
     }
     if (!line || line.startsWith('```') || ROOT_LINE.test(line)) continue;
     const place = (subsection ?? section ?? '').toLowerCase();
+    if (place === 'user requests') facts.listsRequests = true;
     if (section?.toLowerCase() === 'goal') goal.push(line);
     else if (place === 'user requests') readRequestLine(line, facts);
     else if (CARRIED_AS_IS.has(place)) carry(facts, line.replace(BULLET, ''));
     else readOtherLine(line, subsection ?? section, facts);
   }
-  if (goal.length > 0) facts.goal = oneLine(goal.join(' '));
+  // A placeholder goal (`(no user request in the summarized messages)`) is no goal.
+  if (goal.length > 0 && !/^\(.*\)$/.test(oneLine(goal.join(' ')))) facts.goal = oneLine(goal.join(' '));
   if (root) facts.root = root;
   return facts;
 }
