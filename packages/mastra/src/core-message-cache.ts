@@ -1,10 +1,7 @@
-import { contentFingerprint, type Message } from '@compaction/core';
+import { type Message, nextContentId } from '@compaction/core';
 import type { MastraDBMessage } from '@mastra/core/agent/message-list';
 import { hasToolOutput } from './part-to-core.js';
 import { toCoreMessages } from './to-core-messages.js';
-
-/** The prefix of `chainedContentIds`' ids (its default). */
-const CONTENT_ID_PREFIX = 'm_';
 
 /** See {@link coreMessageCache}. */
 export type CoreMessageCache = {
@@ -82,8 +79,7 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
         for (const converted of toCoreMessages([message])) {
           if (ids === 'content') {
             // Chained exactly as `chainedContentIds` does: each id hashes the content with the id before it.
-            const seed = previousId === undefined ? '' : previousId.slice(CONTENT_ID_PREFIX.length);
-            previousId = `${CONTENT_ID_PREFIX}${contentFingerprint({ role: converted.role, parts: converted.parts }, seed)}`;
+            previousId = nextContentId({ role: converted.role, parts: converted.parts }, previousId);
             core.push({ ...converted, id: previousId });
           } else {
             core.push(converted);

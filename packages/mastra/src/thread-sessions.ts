@@ -1,8 +1,11 @@
 import {
+  CONVERSATION_CACHE_BYTES,
   type CompactionSession,
+  conversationCacheKey,
+  conversationTokenCache,
   createCompactionSession,
-  createTokenCache,
-  gptTokenizerCounter,
+  createConversationCache,
+  heldMessagesBytes,
   type Message,
   memoryStore,
   type PreparedContext,
@@ -14,11 +17,8 @@ import type { CompactionProcessorOptions } from './compaction-processor-options.
 import { type CoreMessageCache, coreMessageCache } from './core-message-cache.js';
 import { mastraSummarizer } from './mastra-summarizer.js';
 
-/** How many conversations one processor keeps a session for; the least recently used one goes first. */
-export const MAX_CACHED_SESSIONS = 100;
-
-/** How many per-message token counts one processor keeps; the oldest go first. */
-export const MAX_CACHED_TOKEN_COUNTS = 100_000;
+/** Estimated bytes of conversations one processor keeps a session for; the least recently used go first. */
+export const THREAD_SESSIONS_BYTES = CONVERSATION_CACHE_BYTES;
 
 /** A conversation's session, shared by the runs of that conversation. */
 export type ThreadSession = {
@@ -29,6 +29,8 @@ export type ThreadSession = {
   readonly coreMessages: CoreMessageCache;
   /** The run whose messages the session was last brought in line with. */
   owner: object | undefined;
+  /** How many messages the session held after its last prepare (what the cache sizes it by). */
+  readonly heldMessages: number;
   /**
    * `session.prepare({ messages })`. When the session was last brought in line with
    * this same array (from `coreMessages`, which only ever appends to an array it
@@ -59,8 +61,11 @@ export type ThreadSessions = {
 /**
  * Keeps a session per conversation (a `Memory` thread, or a re-sent conversation
  * without one) across the runs of that conversation, so a new run neither reloads
- * nor recounts the history: the session already holds it, and every session of
- * the processor shares one bounded cache of per-message token counts. Mastra keeps
+ * nor recounts the history: the session already holds it, and every session
+ * counts through core's `conversationTokenCache`, the one every adapter of the
+ * process shares. Conversations are kept in core's `createConversationCache`
+ * (by conversation and model, least recently used out first past
+ * {@link THREAD_SESSIONS_BYTES}), whose queue runs a conversation's tasks one at a time. Mastra keeps
  * the messages and re-sends them, so sessions do not persist them
  * (`persistHistory: false`); the compaction state is in the store.
  *
@@ -69,13 +74,15 @@ export type ThreadSessions = {
  */
 export function threadSessions(options: CompactionProcessorOptions): ThreadSessions {
   const store = options.store ?? memoryStore();
-  const tokenCache = createTokenCache(options.counter ?? gptTokenizerCounter(), {
-    maxEntries: MAX_CACHED_TOKEN_COUNTS,
-  });
+  const tokenCache = conversationTokenCache(options.counter);
   const fixedSummarizer = options.summarizer === 'structured' ? structuredSummarizer() : options.summarizer;
-  const sessions = new Map<string, { thread: ThreadSession; useModel(model: MastraLanguageModel): void }>();
+  type Entry = { thread: ThreadSession; useModel(model: MastraLanguageModel): void };
+  const sessions = createConversationCache<Entry>({
+    maxBytes: THREAD_SESSIONS_BYTES,
+    sizeOf: (entry) => heldMessagesBytes(entry.thread.heldMessages),
+  });
 
-  function create(key: ThreadKey) {
+  function create(key: ThreadKey, cacheKey: string): Entry {
     let model = key.model;
     let modelSummarizer: Summarizer | undefined;
     const summarizer: Summarizer = fixedSummarizer ?? {
@@ -95,14 +102,17 @@ export function threadSessions(options: CompactionProcessorOptions): ThreadSessi
       ...(key.modelId !== undefined ? { model: key.modelId } : {}),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     });
-    let queue: Promise<unknown> = Promise.resolve();
     /** The array the session's history was last brought in line with, and its length then. */
     let synced: { messages: Message[]; length: number } | undefined;
+    let held = 0;
     const thread: ThreadSession = {
       session,
       ids: key.ids,
       coreMessages: coreMessageCache(key.ids),
       owner: undefined,
+      get heldMessages() {
+        return held;
+      },
       async prepare(messages, { signal } = {}) {
         const signalOption = signal ? { signal } : {};
         const length = messages.length;
@@ -111,16 +121,16 @@ export function threadSessions(options: CompactionProcessorOptions): ThreadSessi
         if (appendFrom === undefined) {
           const prepared = await session.prepare({ messages, ...signalOption });
           synced = { messages, length };
+          held = length;
           return prepared;
         }
         await session.append(messages.slice(appendFrom, length));
         synced = { messages, length };
+        held = length;
         return session.prepare(signalOption);
       },
       exclusive(task) {
-        const result = queue.then(task, task);
-        queue = result.catch(() => undefined);
-        return result;
+        return sessions.run(cacheKey, task);
       },
     };
     const useModel = (next: MastraLanguageModel) => {
@@ -133,11 +143,8 @@ export function threadSessions(options: CompactionProcessorOptions): ThreadSessi
 
   return {
     get(key) {
-      const id = `${key.ids}\u0000${key.modelId ?? ''}\u0000${key.sessionId}`;
-      const entry = sessions.get(id) ?? create(key);
-      sessions.delete(id);
-      sessions.set(id, entry);
-      if (sessions.size > MAX_CACHED_SESSIONS) sessions.delete(sessions.keys().next().value!);
+      const cacheKey = conversationCacheKey(`${key.ids}\u0000${key.sessionId}`, key.modelId);
+      const entry = sessions.obtain(cacheKey, () => create(key, cacheKey));
       if (key.model) entry.useModel(key.model);
       return entry.thread;
     },
