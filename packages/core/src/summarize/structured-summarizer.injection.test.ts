@@ -162,7 +162,9 @@ describe('structured summary: tool text is data (r08)', () => {
       ]).flat(),
     ]);
     await session.prepare();
-    const summary = (await session.context()).find((message) => message.metadata?.compaction?.type === 'summary');
+    const summary = (await session.context()).find(
+      (message) => (message.metadata?.compaction as { type?: string } | undefined)?.type === 'summary',
+    );
     const text = summary?.parts.map((part) => (part.type === 'text' ? part.text : '')).join('') ?? '';
     const lines = text.split('\n').filter((line) => line.includes('evil'));
     expect(lines).toEqual([
