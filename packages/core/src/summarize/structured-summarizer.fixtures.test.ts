@@ -68,3 +68,121 @@ describe.each(LONG_SESSIONS)('structured summary of the span before compact_boun
     },
   );
 });
+
+describe('structured summary of a small recorded session', () => {
+  it('tool_heavy.jsonl: the summary a continuing agent gets, at the compact budget', async () => {
+    const session = parseClaudeCodeSession(claudeCodeFixture('tool_heavy.jsonl'));
+    const summary = await structuredSummarizer({ maxTokens: COMPACT_STRUCTURED_BUDGET }).summarize({
+      kind: 'history',
+      messages: session.messages,
+      fileOps: extractFileOperations(session.messages),
+      replacedTokens: Number.POSITIVE_INFINITY,
+      counter,
+    });
+    expect(counter.countText(summary)).toBeLessThanOrEqual(COMPACT_STRUCTURED_BUDGET);
+    expect(summary).toMatchInlineSnapshot(`
+      "## Goal
+      start phoenix in background
+
+      ## Constraints & Preferences
+      - (see the user's requests, in their words, under Critical Context)
+
+      ## Progress
+      ### Done
+      - Tools used: Bash ×2, Glob ×1, Read ×1, WebFetch ×1, WebSearch ×1
+
+      ### In Progress
+      - Last assistant message: Phoenix server is starting in the background. Let me check the MCP servers status.
+
+      ### Blocked
+      - (nothing recorded)
+
+      ## Key Decisions
+      - (none recorded)
+
+      ## Next Steps
+      1. Last stated intent: Let me check the MCP servers status.
+
+      ## Critical Context
+      ### User Requests
+      1. start phoenix in background
+      2. scrolling back in xterm.js still does not work (maybe because outer web catches it)? websearch xterm.js tmux interactions
+
+      ### Commands Run
+      - \`mix phx.server\` — Start Phoenix server in background → ok
+      - \`tail -5 /tmp/claude-1000/-home-marco-projects-spotter/tasks/bae407b.output\` — Check Phoenix startup output → ok
+
+      <read-files>
+      /home/marco/projects/spotter/assets/js/app.js
+      </read-files>
+      <modified-files>
+      </modified-files>
+
+      Last request from user was: scrolling back in xterm.js still does not work (maybe because outer web catches it)? websearch xterm.js tmux interactions"
+    `);
+  });
+
+  it('subagent.jsonl: a session with a plan and a sub-agent, at the compact budget', async () => {
+    const session = parseClaudeCodeSession(claudeCodeFixture('subagent.jsonl'));
+    const summary = await structuredSummarizer({ maxTokens: COMPACT_STRUCTURED_BUDGET }).summarize({
+      kind: 'history',
+      messages: session.messages,
+      fileOps: extractFileOperations(session.messages),
+      replacedTokens: Number.POSITIVE_INFINITY,
+      counter,
+    });
+    expect(counter.countText(summary)).toBeLessThanOrEqual(COMPACT_STRUCTURED_BUDGET);
+    expect(summary).toMatchInlineSnapshot(`
+      "## Goal
+      create the beads
+
+      ## Constraints & Preferences
+      - (see the user's requests, in their words, under Critical Context)
+
+      ## Progress
+      ### Done
+      - Tools used: WebSearch ×5, Bash ×4, AskUserQuestion ×1, ExitPlanMode ×1, Glob ×1, Read ×1, Task ×1, WebFetch ×1, Write ×1
+      - Wrote \`plan.md\`: adds \`mix_audit\`, \`igniter.install\`, \`deps.audit\`, \`credo.exs\`, \`CI/CD\`, \`mix.exs\`, \`mix.lock\`, \`gen.config\`
+        - also \`ash.setup\`, \`--quiet\`
+        - \`defp aliases() do\`
+        - \`test: ["ash.setup --quiet", "test"],\`
+
+      ### In Progress
+      - Last assistant message: ## Beads Created Epic \`spotter-0p7\`: Setup Code Quality Tools (Credo, Dialyxir, mix_audit) | Bead ID | Task | Depends On | |---------|------|-----------| | spotter-0p7.1 | Install quality tools and configure Credo | — | | spotter-0p7.2 | Add mix quality alias | spotter-0p7.1 | Run \`bd ready\` to see…
+
+      ### Blocked
+      - (nothing recorded)
+
+      ## Key Decisions
+      - Assistant: I'll research the setup options and then draft beads for you.
+      - Assistant: Let me check the current project state and whether any of these are already configured.
+      - Assistant: Let me check if any of these packages have Igniter installers.
+      - Assistant: Before drafting beads, I need to clarify:
+      - Assistant: Now let me draft the beads.
+      - Assistant: Let me write the plan for your approval.
+
+      ## Next Steps
+      1. (continue with the last user request, quoted at the end)
+
+      ## Critical Context
+      ### User Requests
+      1. create the beads
+      - Paths are relative to \`/home/marco/projects/spotter/\`
+
+      ### Commands Run
+      - \`bd create --title="Setup Code Quality Tools (Credo, Dialyxir, mix_audit)" --type=epic --priority=2 --description="## Problem Spotter has no automated code quali…\` → ok
+      - \`bd create --title="Install quality tools and configure Credo" --type=task --priority=2 --parent=spotter-0p7 --description="Install Credo, Dialyxir, and mix_audi…\` → ok
+      - \`bd create --title="Add mix quality alias" --type=task --priority=2 --parent=spotter-0p7 --description="Add a mix quality alias to mix.exs that runs all three qu…\` → ok
+      - \`bd dep add spotter-0p7.2 spotter-0p7.1\` → ok
+
+      <read-files>
+      /home/marco/projects/spotter/mix.exs
+      </read-files>
+      <modified-files>
+      /home/marco/projects/spotter/plan.md
+      </modified-files>
+
+      Last request from user was: create the beads"
+    `);
+  });
+});
