@@ -3,6 +3,7 @@
 //
 //   node scripts/bootstrap.mjs test   — lint, typecheck, unit tests, package checks
 //   node scripts/bootstrap.mjs demo   — builds the packages and runs the demo
+//   node scripts/bootstrap.mjs web    — builds the packages and the web app, and serves it
 //   node scripts/bootstrap.mjs <pnpm args…>
 //
 // Runs on any Node ≥ 18 with npm. When the machine's Node is older than the
@@ -120,8 +121,8 @@ function main() {
     writeFileSync(stampFile, fingerprint);
   }
 
-  const args =
-    task === 'test' || task === 'demo' ? ['run', task === 'test' ? 'test:all' : 'demo:run', ...rest] : [task, ...rest];
+  const scripts = { test: 'test:all', demo: 'demo:run', web: 'web:run' };
+  const args = task in scripts ? ['run', scripts[task], ...rest] : [task, ...rest];
   process.exit(run('pnpm', args, { env }));
 }
 
