@@ -87,6 +87,53 @@ describe('findCutPoint', () => {
     }
   });
 
+  it('cuts after a large message at the budget boundary rather than keep twice the budget', () => {
+    const c = conversation();
+    const messages = [
+      c.user(words(200)),
+      c.assistant(words(200)),
+      c.user(words(10)),
+      ...c.toolStep([{ name: 'read', input: { path: 'big.rs' }, output: words(400) }]),
+      c.assistant(words(20)),
+      c.user(words(10)),
+      c.assistant(words(60)),
+    ];
+    const cut = findCutPoint(messages, options)!;
+    const kept = messages.slice(cut.firstKeptIndex).reduce((sum, message) => sum + countTokens(message), 0);
+    expect(kept).toBeLessThanOrEqual(options.keepRecentTokens * 1.5);
+    expect(cut.firstKeptIndex).toBeGreaterThan(4); // the 400-word tool output is summarized
+  });
+
+  it('never keeps more than 1.5 × the budget when a valid cut after the budget point exists (generated)', () => {
+    let seed = 7;
+    const next = (limit: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) >>> 0;
+      return (seed >>> 8) % limit;
+    };
+    for (let round = 0; round < 300; round += 1) {
+      const c = conversation();
+      const messages: Message[] = [];
+      for (let turn = 0; turn < 1 + next(6); turn += 1) {
+        messages.push(c.user(words(1 + next(40))));
+        for (let step = 0; step < next(4); step += 1)
+          messages.push(...c.toolStep([{ name: 'read', input: {}, output: words(next(300)) }]));
+        messages.push(c.assistant(words(1 + next(60))));
+      }
+      const keepRecentTokens = 50 + next(400);
+      const cut = findCutPoint(messages, { ...options, keepRecentTokens, splitTurnMinMessages: 1 });
+      if (!cut) continue;
+      const keptFrom = (index: number) => messages.slice(index).reduce((sum, message) => sum + countTokens(message), 0);
+      const kept = keptFrom(cut.firstKeptIndex);
+      if (kept <= keepRecentTokens * 1.5) continue;
+      // Only when no valid cut (a user or assistant message: tool steps here are adjacent
+      // call/result pairs) keeps less than the budget.
+      const laterValid = messages.some(
+        (message, index) => index > cut.firstKeptIndex && message.role !== 'tool' && keptFrom(index) < keepRecentTokens,
+      );
+      expect({ round, laterValid }).toEqual({ round, laterValid: false });
+    }
+  });
+
   it('splits a long turn and reports the turn start', () => {
     const c = conversation();
     const steps = Array.from({ length: 6 }, () =>

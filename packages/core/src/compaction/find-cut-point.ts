@@ -47,7 +47,9 @@ function cutRank(message: Message): number {
 
 /**
  * Finds where to cut `messages` so that about `keepRecentTokens` of recent
- * messages stay verbatim. Valid cuts are user messages and assistant messages;
+ * messages stay verbatim: the nearest valid cut at or before the point where the
+ * budget is reached, unless that keeps more than 1.5 × the
+ * budget, when the nearest valid cut after it. Valid cuts are user messages and assistant messages;
  * a cut never separates a tool call from its result (so an assistant message
  * with tool calls is a valid cut only together with all its results). A cut at
  * a turn boundary is preferred; a cut inside a turn is a split turn, unless the
@@ -73,8 +75,10 @@ export function findCutPoint(messages: readonly Message[], options: FindCutPoint
       break;
     }
   }
-  // …or forward when there is none behind it.
-  if (cut < 0) {
+  // …or forward when there is none behind it, or when walking back kept far more than the
+  // budget (a large message at the budget boundary): a kept range of twice the budget
+  // would leave the compaction almost nothing to summarize.
+  if (cut < 0 || overshoots(messages, cut, options)) {
     for (let index = candidate + 1; index < end; index += 1) {
       if (isValid(index)) {
         cut = index;
@@ -84,6 +88,23 @@ export function findCutPoint(messages: readonly Message[], options: FindCutPoint
   }
   if (cut < 0) return options.force ? forcedCut(messages, isValid, startIndex) : undefined;
   return classify(messages, cut, startIndex, options, isValid);
+}
+
+/**
+ * How far past `keepRecentTokens` a cut found by walking back may keep before a cut
+ * after the budget index is preferred.
+ */
+const MAX_KEPT_OVERSHOOT = 1.5;
+
+/** Whether the cut at `cut` keeps more than {@link MAX_KEPT_OVERSHOOT} × the token budget. */
+function overshoots(messages: readonly Message[], cut: number, options: FindCutPointOptions): boolean {
+  if (options.keepRecentMessages !== undefined) return false;
+  let kept = 0;
+  for (let index = cut; index < messages.length; index += 1) {
+    const message = messages[index]!;
+    if (!isPinned(message)) kept += options.countTokens(message);
+  }
+  return kept > options.keepRecentTokens * MAX_KEPT_OVERSHOOT;
 }
 
 /** The index at which the kept range reaches its budget, walking back from the end; undefined when it never does. */
