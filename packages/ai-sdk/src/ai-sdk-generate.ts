@@ -23,6 +23,11 @@ export function aiSdkGenerate(model: AiSdkModel): GenerateText {
       ...(signal ? { abortSignal: signal } : {}),
     });
     const text = result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
-    return { text, finishReason: result.finishReason.unified };
+    return {
+      text,
+      finishReason: result.finishReason.unified,
+      modelId: languageModel.modelId,
+      usage: { inputTokens: result.usage.inputTokens.total, outputTokens: result.usage.outputTokens.total },
+    };
   };
 }

@@ -1,6 +1,7 @@
 import type { GenerateText, GenerateTextResult } from '@compaction/core';
 import { type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { ChatModelLike } from './chat-model-like.js';
+import { modelIdOf } from './model-id-of.js';
 
 /** `metadata.lc_source` of the summary calls, so streams and traces can tell them apart. */
 export const SUMMARY_CALL_SOURCE = 'compaction';
@@ -28,7 +29,14 @@ export function langchainGenerate(model: ChatModelLike): GenerateText {
       tags: [SUMMARY_CALL_SOURCE],
     });
     const finishReason = finishReasonOf(response);
-    return { text: response.text, ...(finishReason ? { finishReason } : {}) };
+    const usage = (response as { usage_metadata?: { input_tokens?: number; output_tokens?: number } }).usage_metadata;
+    const modelId = modelIdOf(model);
+    return {
+      text: response.text,
+      ...(finishReason ? { finishReason } : {}),
+      ...(modelId ? { modelId } : {}),
+      ...(usage ? { usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens } } : {}),
+    };
   };
 }
 

