@@ -32,7 +32,7 @@ export type FileStoreOptions = {
   lockTimeoutMs?: number;
 };
 
-type KnownLength = { ino: number; size: number; length: number };
+type KnownLength = { ino: bigint; size: bigint; mtime: bigint; length: number };
 
 /**
  * A {@link SessionStore} in plain files under `dir` (created when first
@@ -128,12 +128,18 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
 
   async function historyLength(sessionId: string, file: string): Promise<number> {
     const known = lengths.get(sessionId);
-    const now = await stat(file).catch(() => undefined);
+    const now = await identify(file);
     if (now === undefined) return 0;
-    if (known && known.ino === now.ino && known.size === now.size) return known.length;
+    if (known && known.ino === now.ino && known.size === now.size && known.mtime === now.mtime) return known.length;
     const messages = await readHistoryFile(file, warn);
-    lengths.set(sessionId, { ino: now.ino, size: now.size, length: messages.length });
+    lengths.set(sessionId, { ...now, length: messages.length });
     return messages.length;
+  }
+
+  /** What tells one version of a history file from another: inode, size and modification time (ns). */
+  async function identify(file: string): Promise<Omit<KnownLength, 'length'> | undefined> {
+    const now = await stat(file, { bigint: true }).catch(() => undefined);
+    return now && { ino: now.ino, size: now.size, mtime: now.mtimeNs };
   }
 
   async function readRecord(file: string): Promise<SessionRecord | undefined> {
@@ -167,15 +173,15 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
         history,
         async () => {
           const messages = await readHistoryFile(history, warn);
-          const now = await stat(history).catch(() => undefined);
-          if (now) lengths.set(sessionId, { ino: now.ino, size: now.size, length: messages.length });
+          const now = await identify(history);
+          if (now) lengths.set(sessionId, { ...now, length: messages.length });
           return from > 0 ? messages.slice(from) : messages;
         },
         () => [],
       );
     },
 
-    appendHistory(sessionId, messages) {
+    async appendHistory(sessionId, messages) {
       const { history } = paths(sessionId);
       const lines = encodeMessages(messages, history);
       return locked(
@@ -186,8 +192,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
           const before = await historyLength(sessionId, history);
           if (lines.length === 0) return before;
           await appendHistoryFile(history, lines, warn);
-          const now = await stat(history);
-          lengths.set(sessionId, { ino: now.ino, size: now.size, length: before + lines.length });
+          const now = await identify(history);
+          if (now) lengths.set(sessionId, { ...now, length: before + lines.length });
           return before + lines.length;
         },
         () => 0,
@@ -205,7 +211,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       );
     },
 
-    saveRecord(sessionId, value, saveOptions = {}) {
+    async saveRecord(sessionId, value, saveOptions = {}) {
       const { record } = paths(sessionId);
       const fields = encodeRecord(value, record);
       const { expectedRevision } = saveOptions;

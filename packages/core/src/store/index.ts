@@ -8,4 +8,5 @@ export type {
   SessionStore,
   UsageRecord,
 } from './session-store.js';
+export { type SqliteStore, type SqliteStoreOptions, sqliteStore } from './sqlite-store.js';
 export { validateCompactionState, validateSessionRecord } from './validate-record.js';

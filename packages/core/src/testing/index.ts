@@ -1,0 +1,7 @@
+export { contractMessages } from './contract-messages.js';
+export {
+  type CorruptionKind,
+  type SessionStoreContractCase,
+  type SessionStoreContractOptions,
+  sessionStoreContract,
+} from './session-store-contract.js';
