@@ -172,7 +172,7 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
       const fits = (text: string) =>
         3 * (text.length + prompts.system.length) <= budget ||
         counter.countText(text) + counter.countText(prompts.system) <= budget;
-      if (process.env.H2NOCHUNK || fits(prompt)) {
+      if (fits(prompt)) {
         return generateChecked(
           prompt,
           capped,
