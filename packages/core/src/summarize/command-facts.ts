@@ -85,11 +85,13 @@ export function commandOutcome(output: string, isError: boolean): CommandOutcome
   const outcome: CommandOutcome = { ok, failing: [], ...(exitCode !== undefined ? { exitCode } : {}) };
   if (ok) return outcome;
   const lines = output.split('\n');
+  let firstFailing: string | undefined;
   for (const line of lines) {
     if (outcome.failing.length >= MAX_FAILING) break;
     for (const pattern of FAILING) {
       const match = pattern.exec(line);
       if (!match) continue;
+      firstFailing ??= line;
       const name = match
         .slice(1)
         .filter(Boolean)
@@ -100,7 +102,9 @@ export function commandOutcome(output: string, isError: boolean): CommandOutcome
       break;
     }
   }
+  // What failed: the first failing test or error line, else the first line that speaks of a failure.
   const salient =
+    firstFailing ??
     lines.find((line) => SALIENT.test(line) && !EXIT_CODE.test(line)) ??
     lines.find((line) => line.trim() && !EXIT_CODE.test(line));
   if (salient?.trim()) outcome.output = salient.trim().slice(0, MAX_LINE);
