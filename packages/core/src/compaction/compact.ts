@@ -1,6 +1,5 @@
 import type { Message } from '../messages/types.js';
 import { getContextWindow } from '../models/index.js';
-import type { CompactionResult, CompactionTrigger } from '../session/types.js';
 import {
   type CompactionSettings,
   DEFAULT_COMPACTION_SETTINGS,
@@ -20,6 +19,7 @@ import type { FileOperations, SummarizeRequest, Summarizer } from '../summarize/
 import { countMessageTokens, createTokenCache, gptTokenizerCounter } from '../tokens/index.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { buildContext } from './build-context.js';
+import type { CompactionResult, CompactionTrigger } from './compaction-result.js';
 import { COMPACTION_STATE_SCHEMA, type CompactionState, type CompactionStrategy } from './compaction-state.js';
 import { type CompactionPlan, prepareCompaction } from './prepare-compaction.js';
 

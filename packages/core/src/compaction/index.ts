@@ -24,4 +24,4 @@ export {
   type PrepareCompactionOptions,
   prepareCompaction,
 } from './prepare-compaction.js';
-export { shouldCompact } from './should-compact.js';
+export { type CompactionGuards, shouldCompact } from './should-compact.js';

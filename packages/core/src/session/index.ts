@@ -10,4 +10,5 @@ export type {
   CompactionTrigger,
   PreparedContext,
   SessionStats,
+  StoreErrorEvent,
 } from './types.js';

@@ -1,3 +1,4 @@
+import type { CompactionResult, CompactionTrigger } from '../compaction/compaction-result.js';
 import type { CompactionState, CompactionStrategy } from '../compaction/compaction-state.js';
 import type { Message, MessageUsage } from '../messages/types.js';
 import type { CompactionSettings } from '../settings/compaction-settings.js';
@@ -6,23 +7,7 @@ import type { Summarizer } from '../summarize/types.js';
 import type { TokenCache } from '../tokens/create-token-cache.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
-/** Why a compaction ran. */
-export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
-
-/** The outcome of one compaction. */
-export type CompactionResult = {
-  state: CompactionState;
-  tokensBefore: number;
-  tokensAfter: number;
-  /** Messages newly summarized by this compaction. */
-  messagesSummarized: number;
-  strategy: CompactionStrategy;
-  trigger: CompactionTrigger;
-  /** Whether the cut fell inside a turn (two summaries were made). */
-  isSplitTurn: boolean;
-  /** Summarizers that failed before `strategy` succeeded, with their errors. */
-  fallbacks: { strategy: string; error: string }[];
-};
+export type { CompactionResult, CompactionTrigger };
 
 export type CompactionStartEvent = {
   type: 'compaction:start';
@@ -58,7 +43,23 @@ export type CompactionErrorEvent = {
   error?: unknown;
 };
 
-export type CompactionEvent = CompactionStartEvent | CompactionEndEvent | CompactionErrorEvent;
+/**
+ * A store operation failed where the session goes on: a usage report the store
+ * refused after the model answered (saved again on the next call), or a stored
+ * record that failed validation (set aside; the session goes on from the history).
+ */
+export type StoreErrorEvent = {
+  type: 'store:error';
+  sessionId: string;
+  /** The store operation that failed. */
+  operation: 'loadRecord' | 'saveRecord';
+  /** What happened and what the session did about it. */
+  message: string;
+  /** The store's error. */
+  error: unknown;
+};
+
+export type CompactionEvent = CompactionStartEvent | CompactionEndEvent | CompactionErrorEvent | StoreErrorEvent;
 
 /** Options of {@link createCompactionSession}. */
 export type CompactionSessionOptions = {

@@ -36,6 +36,20 @@ export type EstimateContextOptions = {
   cache?: TokenCache;
 };
 
+/**
+ * Counted tokens → the context size the provider will report: the count × the
+ * calibration `ratio` (rounded up), plus `offset`, the tokens the provider counts
+ * that the messages do not hold (system prompt, tool definitions).
+ *
+ * @example
+ * ```ts
+ * calibratedTokens(1_000, 1.08, 350); // 1_430
+ * ```
+ */
+export function calibratedTokens(counted: number, ratio = 1, offset = 0): number {
+  return Math.ceil(counted * ratio) + offset;
+}
+
 function invalid(setting: string, problem: string): never {
   throw new InvalidSettingsError({ setting, problem });
 }
@@ -88,5 +102,5 @@ export function estimateContextTokens(messages: readonly Message[], options: Est
     const message = messages[index]!;
     counted += cache ? cache.count(message) : countMessageTokens(message, counter);
   }
-  return base + Math.ceil(counted * ratio);
+  return base + calibratedTokens(counted, ratio);
 }

@@ -12,7 +12,12 @@ export {
   type TokenCache,
   type TokenCacheOptions,
 } from './create-token-cache.js';
-export { type EstimateContextOptions, estimateContextTokens, type LastUsage } from './estimate-context-tokens.js';
+export {
+  calibratedTokens,
+  type EstimateContextOptions,
+  estimateContextTokens,
+  type LastUsage,
+} from './estimate-context-tokens.js';
 export { gptTokenizerCounter } from './gpt-tokenizer-counter.js';
 export { heuristicCounter } from './heuristic-counter.js';
 export { maxMessageTokens } from './max-message-tokens.js';

@@ -1,0 +1,51 @@
+import { buildContext, pruneMessage, repairToolPairs } from '../compaction/build-context.js';
+import type { Message } from '../messages/types.js';
+import type { ConversationState } from './conversation-state.js';
+
+/** `buildContext` over a conversation, kept incrementally (see {@link createContextCache}). */
+export type ContextCache = {
+  /** The context the model sees now. Shared: copy it before handing it out. */
+  current(): Message[];
+};
+
+/**
+ * `buildContext(history, state)`, incrementally: when the history only grew
+ * since the last build (same epoch, same compaction version) and that context
+ * needed no repair (every tool call had its result), the new messages are
+ * pruned, repaired and appended to it — so a call costs O(new messages), not
+ * O(history). Any replacement of the history (load, branch switch, clear)
+ * starts a new epoch and a full rebuild.
+ */
+export function createContextCache(conversation: ConversationState): ContextCache {
+  let cached: { version: number; epoch: number; length: number; clean: boolean; messages: Message[] } | undefined;
+  return {
+    current() {
+      const { history, epoch } = conversation;
+      const version = conversation.version();
+      const state = conversation.record.state;
+      if (cached && cached.version === version && cached.epoch === epoch) {
+        if (cached.length === history.length) return cached.messages;
+        if (cached.clean && cached.length < history.length) {
+          const pruned = new Set(state?.prunedToolCallIds ?? []);
+          const tail = history
+            .slice(cached.length)
+            .map((message) => (pruned.size > 0 ? pruneMessage(message, pruned) : message));
+          const repairedTail = repairToolPairs(tail);
+          const messages = cached.messages.concat(repairedTail);
+          cached = { version, epoch, length: history.length, clean: repairedTail === tail, messages };
+          return messages;
+        }
+      }
+      const built = buildContext(history, state);
+      // Without a state the builder may return the history array itself, which grows in place.
+      const messages = built === history ? history.slice() : built;
+      // The builder's output is repaired already; it can take appended messages as they
+      // are unless a repair gave a call a synthetic result that a real one may follow.
+      const clean = !messages.some(
+        (message) => (message.metadata?.compaction as { type?: string } | undefined)?.type === 'synthetic-result',
+      );
+      cached = { version, epoch, length: history.length, clean, messages };
+      return messages;
+    },
+  };
+}

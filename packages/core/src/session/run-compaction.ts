@@ -1,0 +1,191 @@
+import { compact } from '../compaction/compact.js';
+import { type ResolvedSettings, triggerTokens } from '../settings/compaction-settings.js';
+import type { Summarizer } from '../summarize/types.js';
+import type { TokenCache } from '../tokens/create-token-cache.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import {
+  afterAutoCompaction,
+  breakerResumeTokens,
+  compactionHelped,
+  escalatedKeepRecentTokens,
+  type PolicyState,
+} from './auto-compaction-policy.js';
+import type { ContextCache } from './context-cache.js';
+import type { ConversationState } from './conversation-state.js';
+import type { SessionEvents } from './session-events.js';
+import type { SessionPersistence } from './session-persistence.js';
+import type { TokenEstimate } from './token-estimate.js';
+import type { CompactionResult, CompactionTrigger } from './types.js';
+
+/** One compaction to attempt. */
+export type CompactRequest = {
+  trigger: CompactionTrigger;
+  force?: boolean;
+  keepRecentTokens?: number;
+  instructions?: string;
+  signal?: AbortSignal;
+};
+
+/** What the runner works with: the session's parts. */
+export type CompactionRunnerOptions = {
+  sessionId: string;
+  settings: ResolvedSettings;
+  summarizer: Summarizer;
+  counter: TokenCounter;
+  cache: TokenCache;
+  conversation: ConversationState;
+  estimate: TokenEstimate;
+  context: ContextCache;
+  persistence: SessionPersistence;
+  events: SessionEvents;
+};
+
+/** Runs compactions for a session (see {@link createCompactionRunner}). */
+export type CompactionRunner = {
+  /**
+   * One compaction attempt, with events: every `compaction:start` is followed by
+   * `compaction:end` or `compaction:error`. Never throws, except on abort (and then
+   * after `compaction:error`). The new state reaches memory only once saved.
+   */
+  attempt(request: CompactRequest): Promise<CompactionResult | undefined>;
+  /**
+   * Automatic compaction with the loop guard (escalate once, then mark the history
+   * stuck) and the failure breaker (see `afterAutoCompaction`).
+   */
+  autoCompact(
+    policy: PolicyState,
+    signal: AbortSignal | undefined,
+  ): Promise<{ result?: CompactionResult; policy: PolicyState }>;
+};
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The compaction step of a session, over its parts. */
+export function createCompactionRunner(options: CompactionRunnerOptions): CompactionRunner {
+  const { sessionId, settings, summarizer, counter, cache, conversation, estimate, context, persistence, events } =
+    options;
+
+  async function attempt(request: CompactRequest): Promise<CompactionResult | undefined> {
+    const startedAt = Date.now();
+    // After an overflow the provider reported, the estimate (e.g. from a usage report that
+    // left out cached input) may be far too low: judge the compaction on our own count too.
+    const tokensBefore =
+      request.trigger === 'overflow'
+        ? Math.max(estimate.estimate(), estimate.toContextTokens(estimate.counted()))
+        : estimate.estimate();
+    const messagesBefore = context.current().length;
+    const { trigger } = request;
+    events.emit({ type: 'compaction:start', sessionId, trigger, messages: messagesBefore, tokens: tokensBefore });
+    const fail = (message: string, extra: { tokensAfter?: number; error?: unknown } = {}) => {
+      events.emit({ type: 'compaction:error', sessionId, trigger, message, tokensBefore, ...extra });
+      return undefined;
+    };
+    for (let tries = 0; tries < 2; tries += 1) {
+      const epochAtStart = conversation.epoch;
+      const versionAtStart = conversation.version();
+      let result: CompactionResult | undefined;
+      try {
+        result = await compact(conversation.history.slice(), {
+          previous: conversation.record.state,
+          summarizer,
+          settings,
+          counter,
+          countTokens: cache.count,
+          toContextTokens: estimate.toContextTokens,
+          tokensBefore,
+          trigger,
+          force: request.force,
+          keepRecentTokens: estimate.keptBudget(request.keepRecentTokens),
+          instructions: request.instructions,
+          signal: request.signal,
+        });
+      } catch (error) {
+        fail(`compaction failed: ${errorText(error)}`, { error });
+        if (request.signal?.aborted) throw error;
+        return undefined;
+      }
+      // The history was replaced meanwhile (branch switch, clear) or another compaction
+      // landed: this result describes a conversation that is gone; recompute on the new one.
+      if (conversation.epoch !== epochAtStart || conversation.version() !== versionAtStart) continue;
+      if (!result) {
+        return fail(
+          `nothing to compact: ${conversation.history.length} messages, ${tokensBefore} tokens, no cut leaves anything to summarize`,
+        );
+      }
+      if (result.tokensAfter >= tokensBefore) {
+        return fail(
+          `compaction did not shrink the context (${tokensBefore} → ${result.tokensAfter} tokens); state kept as it was`,
+          { tokensAfter: result.tokensAfter },
+        );
+      }
+      try {
+        await persistence.saveRecord({ ...conversation.record, state: result.state });
+      } catch (error) {
+        return fail(`the compaction could not be saved, so it was not applied: ${errorText(error)}`, { error });
+      }
+      events.emit({
+        type: 'compaction:end',
+        sessionId,
+        trigger,
+        messagesBefore,
+        messagesAfter: context.current().length,
+        tokensBefore,
+        tokensAfter: result.tokensAfter,
+        messagesSummarized: result.messagesSummarized,
+        strategy: result.strategy,
+        fallbacks: result.fallbacks,
+        durationMs: Date.now() - startedAt,
+        result,
+      });
+      return result;
+    }
+    return fail('the conversation was replaced twice during compaction (branch switch or clear); gave up for now');
+  }
+
+  async function autoCompact(
+    policy: PolicyState,
+    signal: AbortSignal | undefined,
+  ): Promise<{ result?: CompactionResult; policy: PolicyState }> {
+    const before = estimate.estimate();
+    const epoch = conversation.epoch;
+    const first = await attempt({ trigger: 'auto', force: policy.overflowSuspected, ...(signal ? { signal } : {}) });
+    // Cleared or switched meanwhile: the policy decision was about a conversation that is gone.
+    if (conversation.epoch !== epoch) return { ...(first ? { result: first } : {}), policy };
+    if (first && compactionHelped(before, estimate.estimate(), settings)) {
+      return { result: first, policy: afterAutoCompaction(policy, { helped: true, tokens: before }).policy };
+    }
+    const escalated = await attempt({
+      trigger: 'auto',
+      force: true,
+      keepRecentTokens: escalatedKeepRecentTokens(settings),
+      ...(signal ? { signal } : {}),
+    });
+    const result = escalated ?? first;
+    const after = estimate.estimate();
+    const helped = compactionHelped(before, after, settings);
+    const next = afterAutoCompaction(policy, { helped, tokens: after });
+    if (!helped) {
+      const limit = `trigger ${triggerTokens(settings)}`;
+      try {
+        await persistence.saveRecord({ ...conversation.record, stuckAtHistoryLength: conversation.history.length });
+      } catch {
+        // The loop guard still holds in memory through the failure count; the store keeps the last good record.
+      }
+      events.emit({
+        type: 'compaction:error',
+        sessionId,
+        trigger: 'auto',
+        message: next.opened
+          ? `compaction could not bring the context under the trigger (${before} → ${after} tokens, ${limit}) ${next.policy.failures} times in a row; automatic compaction is paused until the context grows by ${breakerResumeTokens(settings)} tokens`
+          : `compaction could not bring the context under the trigger (${before} → ${after} tokens, ${limit}); not retrying until the conversation changes`,
+        tokensBefore: before,
+        tokensAfter: after,
+      });
+    }
+    return { ...(result ? { result } : {}), policy: next.policy };
+  }
+
+  return { attempt, autoCompact };
+}

@@ -1,0 +1,144 @@
+import { contextTokens } from '../compaction/compact.js';
+import type { Message } from '../messages/types.js';
+import type { ResolvedSettings } from '../settings/compaction-settings.js';
+import type { UsageRecord } from '../store/session-store.js';
+import type { TokenCache } from '../tokens/create-token-cache.js';
+import { calibratedTokens, estimateContextTokens } from '../tokens/estimate-context-tokens.js';
+import { maxMessageTokens } from '../tokens/max-message-tokens.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type { ConversationState } from './conversation-state.js';
+
+/** The session's token figures, all in the provider's tokens unless named `counted`. */
+export type TokenEstimate = {
+  /**
+   * Our own count (before calibration) of the context built from the first
+   * `upTo` history messages; kept up to date incrementally for the whole history.
+   */
+  counted(upTo?: number): number;
+  /**
+   * The hybrid estimate (`estimateContextTokens`): with usage reported for the
+   * current context, the provider's figure plus our count of what was appended
+   * since (× the calibrated ratio); otherwise our count of the context, calibrated.
+   */
+  estimate(): number;
+  /** Counted tokens → what the provider will report (ratio, plus the last report's offset). */
+  toContextTokens(counted: number): number;
+  /**
+   * A cheap upper bound of the estimate for calls far from the trigger, or
+   * undefined without a report for this history (then the exact path runs).
+   */
+  upperBound(): number | undefined;
+  /** The kept budget in our counter's tokens (settings speak the provider's tokens). */
+  keptBudget(requested: number | undefined): number | undefined;
+  /** The learned provider-to-counter ratio for this model (1 until learned). */
+  ratio(): number;
+};
+
+/** Options of {@link createTokenEstimate}. */
+export type TokenEstimateOptions = {
+  conversation: ConversationState;
+  settings: ResolvedSettings;
+  /** Per-message counts, built on `counter`. */
+  cache: TokenCache;
+  counter: TokenCounter;
+  /** Key of the calibration ratio in the record. */
+  modelKey: string;
+};
+
+/** Whether a usage record was made for a prefix of this very history (not merely one of the same length). */
+export function usageCoversHistory(usage: UsageRecord, history: readonly Message[]): boolean {
+  if (usage.historyLength > history.length) return false;
+  return (
+    usage.lastMessageId === undefined ||
+    usage.historyLength === 0 ||
+    history[usage.historyLength - 1]?.id === usage.lastMessageId
+  );
+}
+
+/**
+ * The one token estimate of a session: provider usage + our counts + calibration
+ * + upper bounds, over the conversation's current history and record. Holds only
+ * a memo of the counted context, keyed by (epoch, compaction version).
+ */
+export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimate {
+  const { conversation, settings, cache, counter, modelKey } = options;
+  let memo: { epoch: number; version: number; length: number; tokens: number } | undefined;
+
+  const ratio = () => conversation.record.calibration?.[modelKey] ?? 1;
+
+  /** The usage record when it describes the current context, else undefined. */
+  function currentUsage(): UsageRecord | undefined {
+    const usage = conversation.record.usage;
+    if (!usage || usage.stateVersion !== conversation.version()) return undefined;
+    return usageCoversHistory(usage, conversation.history) ? usage : undefined;
+  }
+
+  function counted(upTo = conversation.history.length): number {
+    const { history, epoch } = conversation;
+    const version = conversation.version();
+    const fresh = memo && memo.epoch === epoch && memo.version === version && memo.length <= upTo;
+    const usage = currentUsage();
+    if (!fresh && usage?.countedTokens !== undefined && usage.historyLength <= upTo) {
+      // The record holds our count of that prefix (saved by this session, or by the one
+      // before a restart or an eviction): go on from it instead of recounting the history.
+      memo = { epoch, version, length: usage.historyLength, tokens: usage.countedTokens };
+    }
+    if (memo && memo.epoch === epoch && memo.version === version && memo.length <= upTo) {
+      for (let index = memo.length; index < upTo; index += 1) memo.tokens += cache.count(history[index]!);
+      memo.length = upTo;
+      return memo.tokens;
+    }
+    const state = conversation.record.state;
+    if (upTo < history.length) {
+      // Only after a branch switch or a compaction: count that prefix on its own.
+      return contextTokens(history.slice(0, upTo), state, cache.count, counter);
+    }
+    memo = { epoch, version, length: history.length, tokens: contextTokens(history, state, cache.count, counter) };
+    return memo.tokens;
+  }
+
+  function toContextTokens(countedContext: number): number {
+    const usage = conversation.record.usage;
+    const offset =
+      usage?.countedTokens !== undefined
+        ? Math.max(0, usage.inputTokens - calibratedTokens(usage.countedTokens, ratio()))
+        : 0;
+    return calibratedTokens(countedContext, ratio(), offset);
+  }
+
+  return {
+    counted,
+    toContextTokens,
+    ratio,
+    estimate() {
+      const usage = currentUsage();
+      if (usage) {
+        return estimateContextTokens(conversation.history, {
+          counter,
+          cache,
+          ratio: ratio(),
+          lastUsage: { inputTokens: usage.inputTokens, messageCount: usage.historyLength },
+        });
+      }
+      return toContextTokens(counted());
+    },
+    upperBound() {
+      const usage = currentUsage();
+      if (!usage) return undefined;
+      // A byte-level BPE token covers at least one UTF-8 byte, and a UTF-16 unit is at
+      // most three bytes; messages counted already use their count.
+      const { history } = conversation;
+      let added = 0;
+      for (let index = usage.historyLength; index < history.length; index += 1) {
+        const message = history[index]!;
+        added += cache.peek?.(message.id) ?? maxMessageTokens(message);
+      }
+      return usage.inputTokens + Math.ceil(added * Math.max(1, ratio()));
+    },
+    keptBudget(requested) {
+      const scale = ratio();
+      if (scale === 1 || (requested === undefined && settings.keepRecentMessages !== undefined)) return requested;
+      return Math.round((requested ?? settings.keepRecentTokens) / scale);
+    },
+  };
+}
