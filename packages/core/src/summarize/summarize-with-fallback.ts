@@ -1,5 +1,7 @@
 import { CompactionError } from '../errors/compaction-error.js';
 import { DEFAULT_COMPACTION_SETTINGS } from '../settings/compaction-settings.js';
+import { SPAN_ATTRIBUTES, SPAN_NAMES } from '../tracing/span-attributes.js';
+import { traceSpan } from '../tracing/trace-span.js';
 import { callWithTimeout } from './call-with-timeout.js';
 import { judgeSummary } from './check-summary-quality.js';
 import { structuredSummarizer } from './structured-summarizer.js';
@@ -43,12 +45,17 @@ export async function summarizeWithFallback(
   const timeoutMs = options.timeoutMs ?? DEFAULT_COMPACTION_SETTINGS.summaryTimeoutMs;
   for (const [index, summarizer] of summarizers.entries()) {
     try {
-      const text = await callWithTimeout(
-        (signal) => summarizer.summarize({ ...request, signal }),
-        timeoutMs,
-        request.signal,
-      );
-      const verdict = judgeSummary(text, request, { last: index === summarizers.length - 1 });
+      const attributes = { [SPAN_ATTRIBUTES.summarizer]: summarizer.name, [SPAN_ATTRIBUTES.summaryKind]: request.kind };
+      const { text, verdict } = await traceSpan(SPAN_NAMES.summarize, attributes, async (span) => {
+        const text = await callWithTimeout(
+          (signal) => summarizer.summarize({ ...request, signal }),
+          timeoutMs,
+          request.signal,
+        );
+        const verdict = judgeSummary(text, request, { last: index === summarizers.length - 1 });
+        span.set({ [SPAN_ATTRIBUTES.summaryRejected]: verdict.ok ? undefined : verdict.reason });
+        return { text, verdict };
+      });
       if (verdict.ok) return { text: text as string, strategy: summarizer.name };
       fallbacks.push({
         strategy: summarizer.name,

@@ -19,6 +19,8 @@ export const SPAN_ATTRIBUTES = {
   durationMs: 'compaction.duration_ms',
   summarizer: 'compaction.summarizer',
   summaryKind: 'compaction.summary.kind',
+  /** Why the quality gate rejected a summarizer's output (absent when accepted). */
+  summaryRejected: 'compaction.summary.rejected',
   stateVersion: 'compaction.state.version',
   requestModel: 'gen_ai.request.model',
   inputTokens: 'gen_ai.usage.input_tokens',
