@@ -59,11 +59,12 @@ export async function chatCoreMessages(prompt: ChatPrompt, model: LanguageModelV
     ...(prompt.instructions !== undefined ? { instructions: prompt.instructions } : {}),
     messages,
   });
+  const [provider = model.provider] = model.provider.split('.');
   const providerPrompt = await convertToLanguageModelPrompt({
     prompt: standardized,
     supportedUrls: await model.supportedUrls,
     download: undefined,
-    provider: model.provider.split('.')[0],
+    provider,
   });
   return promptToMessages(providerPrompt);
 }
