@@ -71,6 +71,12 @@ function readPage(page: Page): Promise<Shown> {
   });
 }
 
+/** Screenshot of the page with the boundary marker in the middle of the history. */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => document.querySelector('.compaction-marker')?.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: join(SHOTS, name) });
+}
+
 async function serverStats(server: WebServer): Promise<ChatStats> {
   return (await fetch(`${server.url}/api/chats/${CHAT}/stats`)).json() as Promise<ChatStats>;
 }
@@ -211,7 +217,7 @@ describe('the web app in Chromium', () => {
     expect(after.context.compactions).toBe(before.context.compactions + 1);
     expect(after.compaction?.summary).toContain('failing tests');
     await expectAgreement(page, server);
-    await page.screenshot({ path: join(SHOTS, '3-manual-compaction.png') });
+    await shot(page, '3-manual-compaction.png');
   }, 120_000);
 
   it('shows the same state after a reload and after a server restart, and goes on from there', async () => {
@@ -219,7 +225,7 @@ describe('the web app in Chromium', () => {
     await page.reload();
     await page.waitForSelector('.compaction-marker');
     expect(await expectAgreement(page, server)).toEqual(before);
-    await page.screenshot({ path: join(SHOTS, '4-after-reload.png') });
+    await shot(page, '4-after-reload.png');
 
     await server.close();
     await start();
@@ -231,6 +237,6 @@ describe('the web app in Chromium', () => {
     const next = await expectAgreement(page, server);
     expect(next.messages.length).toBe(before.messages.length + 2);
     expect(next.marker!.version).toBeGreaterThanOrEqual(before.marker!.version);
-    await page.screenshot({ path: join(SHOTS, '5-after-restart.png') });
+    await shot(page, '5-after-restart.png');
   }, 180_000);
 });

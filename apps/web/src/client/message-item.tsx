@@ -24,7 +24,7 @@ export function MessageItem({ message, summarized }: { message: CompactionUIMess
         {parts.map((part, index) =>
           part.type === 'text' ? (
             <p key={index} className="text">
-              {part.text}
+              {part.text.trim()}
             </p>
           ) : isToolPart(part) ? (
             <ToolCall key={part.toolCallId} part={part} />
