@@ -2,12 +2,16 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /** Every workspace package runs from source: no build is needed to test. */
-const alias = Object.fromEntries(
-  ['core', 'ai-sdk', 'langchain', 'mastra', 'claude-code-import'].map((name) => [
-    `@compaction/${name}`,
-    fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
-  ]),
-);
+const alias = {
+  // Subpaths first: an alias also matches what starts with its key and a slash.
+  '@compaction/core/testing': fileURLToPath(new URL('./packages/core/src/testing/index.ts', import.meta.url)),
+  ...Object.fromEntries(
+    ['core', 'ai-sdk', 'langchain', 'mastra', 'claude-code-import', 'postgres', 'redis'].map((name) => [
+      `@compaction/${name}`,
+      fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
+    ]),
+  ),
+};
 
 export default defineConfig({
   test: {
@@ -34,6 +38,25 @@ export default defineConfig({
           name: 'claude-code-import',
           root: './packages/claude-code-import',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        // Real PostgreSQL and Redis on loopback, installed and started when missing.
+        test: {
+          name: 'postgres',
+          root: './packages/postgres',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          globalSetup: ['./test/global-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'redis',
+          root: './packages/redis',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          globalSetup: ['./test/global-setup.ts'],
         },
       },
       {

@@ -14,6 +14,9 @@ const resultsFile = join(root, '.vitest-results.json');
 const steps = [
   // The report test opens the demo's HTML in Debian's Chromium; install it when missing.
   ['browser', 'node', ['scripts/ensure-chromium.mjs']],
+  // The store tests run against a real PostgreSQL and Redis on loopback; install and start them when missing.
+  ['postgres', 'node', ['scripts/ensure-postgres.mjs']],
+  ['redis', 'node', ['scripts/ensure-redis.mjs']],
   ['lint', 'biome', ['ci', '--colors=off', '.']],
   ['typecheck', 'turbo', ['run', 'typecheck', '--output-logs=errors-only']],
   ['unit tests', 'vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`]],

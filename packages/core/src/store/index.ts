@@ -1,3 +1,12 @@
+export {
+  decodeJson,
+  decodeMessage,
+  decodeRecord,
+  encodeMessages,
+  encodeRecord,
+  encodeValue,
+  UnstorableValueError,
+} from './codec/index.js';
 export { StoreConflictError, StoreError, type StoreOperation } from './errors/index.js';
 export { type FileStoreOptions, type FileStoreWarning, fileStore } from './file-store.js';
 export { memoryStore } from './memory-store.js';
