@@ -1,28 +1,22 @@
 import { parseMessages } from '../messages/parse-messages.js';
 import type { Message } from '../messages/types.js';
 import { getContextWindow } from '../models/index.js';
-import { isContextOverflowError, isUsageOverflow } from '../overflow/index.js';
+import { isContextOverflowError } from '../overflow/index.js';
 import { resolveSettings, triggerTokens } from '../settings/compaction-settings.js';
 import { memoryStore } from '../store/memory-store.js';
-import type { SessionRecord } from '../store/session-store.js';
 import { structuredSummarizer } from '../summarize/index.js';
 import { createTokenCache, gptTokenizerCounter } from '../tokens/index.js';
-import { initialPolicyState, overflowKeepRecentTokens, shouldAutoCompact } from './auto-compaction-policy.js';
+import { overflowKeepRecentTokens } from './auto-compaction-policy.js';
+import { createCallCycle } from './call-cycle.js';
 import { createContextCache } from './context-cache.js';
 import { createConversationState } from './conversation-state.js';
-import { checkUsage, nextUsageRecord, type PreparedCall } from './next-usage-record.js';
+import { checkUsage } from './next-usage-record.js';
 import { planSync } from './plan-sync.js';
 import { createCompactionRunner } from './run-compaction.js';
 import { createSessionEvents } from './session-events.js';
 import { createSessionPersistence } from './session-persistence.js';
 import { createTokenEstimate } from './token-estimate.js';
-import type { CompactionResult, CompactionSession, CompactionSessionOptions, PreparedContext } from './types.js';
-
-/**
- * A call whose upper-bound estimate is under this share of the trigger skips exact
- * counting before the model call (see `TokenEstimate.upperBound`).
- */
-const LAZY_COUNT_SHARE = 0.8;
+import type { CompactionSession, CompactionSessionOptions } from './types.js';
 
 /**
  * A conversation with compaction: holds the display history (append-only) and
@@ -75,40 +69,26 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     ...{ conversation, estimate, context, persistence, events },
   });
 
-  let policy = initialPolicyState();
+  const cycle = createCallCycle({
+    ...{ sessionId, settings, modelKey, conversation, estimate, context, persistence, runner, events },
+  });
   let loading: Promise<void> | undefined;
   let inflight: Promise<unknown> = Promise.resolve();
-  /** What the last prepared context was, for `recordUsage` (its count taken lazily on the fast path). */
-  let prepared: (Omit<PreparedCall, 'counted'> & { counted: number | (() => number) }) | undefined;
   /** The last overflow recovery, to refuse a second one on the same context. */
   let lastOverflowAt: string | undefined;
-  /** Usage fields the store refused after the model answered; saved again on the next call. */
-  let pendingUsage: Pick<SessionRecord, 'usage' | 'calibration'> | undefined;
-
-  const storeError = (operation: 'loadRecord' | 'saveRecord', message: string, error: unknown) =>
-    events.emit({ type: 'store:error', sessionId, operation, message, error });
 
   function load(): Promise<void> {
     if (loading) return loading;
-    const run = persistence.load((error) =>
-      storeError('loadRecord', `the stored record is invalid and was set aside; going on from the history`, error),
-    );
+    const run = persistence.load((error) => {
+      const message = 'the stored record is invalid and was set aside; going on from the history';
+      events.emit({ type: 'store:error', sessionId, operation: 'loadRecord', message, error });
+    });
     loading = run;
     // A load that failed (e.g. an unreadable disk) is tried again on the next call.
     run.catch(() => {
       if (loading === run) loading = undefined;
     });
     return run;
-  }
-
-  async function saveUsage(record: SessionRecord): Promise<void> {
-    try {
-      await persistence.saveRecord(record);
-      pendingUsage = undefined;
-    } catch (error) {
-      pendingUsage = { usage: record.usage, calibration: record.calibration };
-      storeError('saveRecord', `the usage report could not be saved; it is saved again on the next call`, error);
-    }
   }
 
   async function sync(messages: readonly Message[]): Promise<void> {
@@ -119,72 +99,13 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       return;
     }
     await persistence.switchBranch(plan.history, plan.record);
-    policy = initialPolicyState();
+    cycle.reset();
   }
 
   function singleFlight<T>(task: () => Promise<T>): Promise<T> {
     const run = inflight.then(task, task);
     inflight = run.catch(() => undefined);
     return run;
-  }
-
-  const wantsCompaction = () =>
-    shouldAutoCompact(
-      {
-        tokens: estimate.estimate(),
-        historyLength: conversation.history.length,
-        stuckAtHistoryLength: conversation.record.stuckAtHistoryLength,
-      },
-      policy,
-      settings,
-    );
-
-  function remember(messageCount: number, counted: number | (() => number)): void {
-    const historyLength = conversation.history.length;
-    const lastMessageId = conversation.lastMessageId(historyLength);
-    prepared = {
-      historyLength,
-      contextMessageCount: messageCount,
-      stateVersion: conversation.version(),
-      counted,
-      ...(lastMessageId !== undefined ? { lastMessageId } : {}),
-    };
-  }
-
-  async function prepareCall(signal: AbortSignal | undefined): Promise<PreparedContext> {
-    if (pendingUsage) await saveUsage({ ...conversation.record, ...pendingUsage });
-    const bound = policy.overflowSuspected ? undefined : estimate.upperBound();
-    const stuck = conversation.record.stuckAtHistoryLength === conversation.history.length;
-    if (bound !== undefined && bound <= limit * LAZY_COUNT_SHARE && !stuck) {
-      // Far below the trigger even at the upper bound: no decision needs exact counts
-      // now. They are taken when read (`tokens`) or when the usage is recorded.
-      const messages = context.current().slice();
-      const historyLength = conversation.history.length;
-      let tokens: number | undefined;
-      remember(messages.length, () => estimate.counted(historyLength));
-      return {
-        messages,
-        get tokens() {
-          tokens ??= estimate.estimate();
-          return tokens;
-        },
-      };
-    }
-    let compaction: CompactionResult | undefined;
-    if (wantsCompaction()) {
-      await persistence.adoptStoredState();
-      const epoch = conversation.epoch;
-      if (wantsCompaction()) {
-        const outcome = await runner.autoCompact(policy, signal);
-        if (conversation.epoch === epoch) policy = outcome.policy;
-        compaction = outcome.result;
-      }
-    }
-    // A copy: the cached context must not change if the caller edits what it gets.
-    const messages = context.current().slice();
-    const tokens = estimate.estimate();
-    remember(messages.length, estimate.counted());
-    return compaction ? { messages, tokens, compaction } : { messages, tokens };
   }
 
   return {
@@ -203,16 +124,12 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
         // The stored state summarizes another branch of this conversation: start over on this one.
         await persistence.saveRecord({ ...conversation.record, state: undefined, usage: undefined });
       }
-      return singleFlight(() => prepareCall(prepareOptions.signal));
+      return singleFlight(() => cycle.prepare(prepareOptions.signal));
     },
     async recordUsage(usage) {
-      const { inputTokens } = checkUsage(usage);
+      checkUsage(usage);
       await load();
-      if (!prepared || inputTokens === undefined || inputTokens === 0) return;
-      if (isUsageOverflow(usage, settings.contextWindow)) policy = { ...policy, overflowSuspected: true };
-      if (typeof prepared.counted === 'function') prepared = { ...prepared, counted: prepared.counted() };
-      const call = prepared as PreparedCall;
-      await saveUsage(nextUsageRecord({ ...conversation.record, ...pendingUsage }, call, inputTokens, modelKey));
+      await cycle.recordUsage(usage);
     },
     async compact(compactOptions = {}) {
       await load();
@@ -273,9 +190,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     async clear() {
       await load();
       await persistence.clear();
-      policy = initialPolicyState();
-      prepared = undefined;
-      pendingUsage = undefined;
+      cycle.reset();
       lastOverflowAt = undefined;
     },
   };

@@ -1,0 +1,145 @@
+import type { MessageUsage } from '../messages/types.js';
+import { isUsageOverflow } from '../overflow/index.js';
+import { type ResolvedSettings, triggerTokens } from '../settings/compaction-settings.js';
+import type { SessionRecord } from '../store/session-store.js';
+import { initialPolicyState, shouldAutoCompact } from './auto-compaction-policy.js';
+import type { ContextCache } from './context-cache.js';
+import type { ConversationState } from './conversation-state.js';
+import { nextUsageRecord, type PreparedCall } from './next-usage-record.js';
+import type { CompactionRunner } from './run-compaction.js';
+import type { SessionEvents } from './session-events.js';
+import type { SessionPersistence } from './session-persistence.js';
+import type { TokenEstimate } from './token-estimate.js';
+import type { CompactionResult, PreparedContext } from './types.js';
+
+/**
+ * A call whose upper-bound estimate is under this share of the trigger skips exact
+ * counting before the model call (see `TokenEstimate.upperBound`).
+ */
+export const LAZY_COUNT_SHARE = 0.8;
+
+/** The session's parts a call cycle works with. */
+export type CallCycleOptions = {
+  sessionId: string;
+  settings: ResolvedSettings;
+  modelKey: string;
+  conversation: ConversationState;
+  estimate: TokenEstimate;
+  context: ContextCache;
+  persistence: SessionPersistence;
+  runner: CompactionRunner;
+  events: SessionEvents;
+};
+
+/** One model call's cycle: the context before it, the usage after it (see {@link createCallCycle}). */
+export type CallCycle = {
+  /** Compacts when the policy says so and returns the context for the model. */
+  prepare(signal: AbortSignal | undefined): Promise<PreparedContext>;
+  /**
+   * Records the provider's report for the last prepared call. A store that refuses
+   * it is reported (`store:error`) and the record saved again on the next call:
+   * this never fails the call the model already answered.
+   */
+  recordUsage(usage: MessageUsage): Promise<void>;
+  /** Forgets the last call, the policy state and any pending write (clear, branch switch). */
+  reset(): void;
+};
+
+/**
+ * The cycle around each model call: the auto-compaction policy state, what the
+ * last call was sent (for its usage report), and the usage the store refused.
+ */
+export function createCallCycle(options: CallCycleOptions): CallCycle {
+  const { sessionId, settings, modelKey, conversation, estimate, context, persistence, runner, events } = options;
+  const limit = triggerTokens(settings);
+  let policy = initialPolicyState();
+  /** What the last prepared context was (its count taken lazily on the fast path). */
+  let prepared: (Omit<PreparedCall, 'counted'> & { counted: number | (() => number) }) | undefined;
+  /** Usage fields the store refused after the model answered; saved again on the next call. */
+  let pendingUsage: Pick<SessionRecord, 'usage' | 'calibration'> | undefined;
+
+  async function saveUsage(record: SessionRecord): Promise<void> {
+    try {
+      await persistence.saveRecord(record);
+      pendingUsage = undefined;
+    } catch (error) {
+      pendingUsage = { usage: record.usage, calibration: record.calibration };
+      const message = 'the usage report could not be saved; it is saved again on the next call';
+      events.emit({ type: 'store:error', sessionId, operation: 'saveRecord', message, error });
+    }
+  }
+
+  const wantsCompaction = () =>
+    shouldAutoCompact(
+      {
+        tokens: estimate.estimate(),
+        historyLength: conversation.history.length,
+        stuckAtHistoryLength: conversation.record.stuckAtHistoryLength,
+      },
+      policy,
+      settings,
+    );
+
+  function remember(messageCount: number, counted: number | (() => number)): void {
+    const historyLength = conversation.history.length;
+    const lastMessageId = conversation.lastMessageId(historyLength);
+    prepared = {
+      historyLength,
+      contextMessageCount: messageCount,
+      stateVersion: conversation.version(),
+      counted,
+      ...(lastMessageId !== undefined ? { lastMessageId } : {}),
+    };
+  }
+
+  return {
+    async prepare(signal) {
+      if (pendingUsage) await saveUsage({ ...conversation.record, ...pendingUsage });
+      const bound = policy.overflowSuspected ? undefined : estimate.upperBound();
+      const stuck = conversation.record.stuckAtHistoryLength === conversation.history.length;
+      if (bound !== undefined && bound <= limit * LAZY_COUNT_SHARE && !stuck) {
+        // Far below the trigger even at the upper bound: no decision needs exact counts
+        // now. They are taken when read (`tokens`) or when the usage is recorded.
+        const messages = context.current().slice();
+        const historyLength = conversation.history.length;
+        let tokens: number | undefined;
+        remember(messages.length, () => estimate.counted(historyLength));
+        return {
+          messages,
+          get tokens() {
+            tokens ??= estimate.estimate();
+            return tokens;
+          },
+        };
+      }
+      let compaction: CompactionResult | undefined;
+      if (wantsCompaction()) {
+        await persistence.adoptStoredState();
+        const epoch = conversation.epoch;
+        if (wantsCompaction()) {
+          const outcome = await runner.autoCompact(policy, signal);
+          if (conversation.epoch === epoch) policy = outcome.policy;
+          compaction = outcome.result;
+        }
+      }
+      // A copy: the cached context must not change if the caller edits what it gets.
+      const messages = context.current().slice();
+      const tokens = estimate.estimate();
+      remember(messages.length, estimate.counted());
+      return compaction ? { messages, tokens, compaction } : { messages, tokens };
+    },
+    async recordUsage(usage) {
+      const { inputTokens } = usage;
+      if (!prepared || inputTokens === undefined || inputTokens === 0) return;
+      if (isUsageOverflow(usage, settings.contextWindow)) policy = { ...policy, overflowSuspected: true };
+      if (typeof prepared.counted === 'function') prepared = { ...prepared, counted: prepared.counted() };
+      const call = prepared as PreparedCall;
+      await saveUsage(nextUsageRecord({ ...conversation.record, ...pendingUsage }, call, inputTokens, modelKey));
+    },
+    reset() {
+      policy = initialPolicyState();
+      prepared = undefined;
+      pendingUsage = undefined;
+    },
+  };
+}
