@@ -35,6 +35,8 @@ export function ChatView({ chatId, initial, model }: { chatId: string; initial: 
         setNotice(part.data.notice);
       } else if (part.type === 'data-compaction-context') {
         setLatest((current) => ({ ...current, context: part.data }));
+      } else if (part.type === 'data-compaction-error') {
+        setNotice(`Compaction did not help: ${part.data.message}`);
       }
     },
   });

@@ -212,6 +212,41 @@ describe('compactionChat', () => {
     expect(result.context.compactions).toBe(0);
   });
 
+  it('reports a summarizer that failed (the fallback that wrote the summary) and answers all the same', async () => {
+    const { model } = chatModel();
+    const broken = {
+      name: 'broken',
+      summarize: async () => {
+        throw new Error('the summarizer is down');
+      },
+    };
+    const chat = compactionChat({ model, settings, summarizer: broken });
+    const { chunks, messages } = await untilCompaction(chat, 'chat-5');
+    const part = chunks.find((chunk) => chunk.type === 'data-compaction');
+    const data = part?.type === 'data-compaction' ? part.data : undefined;
+    expect(data?.fallbacks).toEqual([{ strategy: 'broken', error: expect.stringContaining('the summarizer is down') }]);
+    expect(messages.at(-1)?.role).toBe('assistant');
+  });
+
+  it('reports a compaction that cannot help as a transient part, never stored, and answers all the same', async () => {
+    const { model } = chatModel();
+    const chat = compactionChat({ model, settings, summarizer: 'structured' });
+    // One message over the trigger on its own: there is nothing before it to summarize.
+    const { chunks, messages } = await turn(chat, 'chat-6', [], `Review this: ${fileContent(1, 5000)}`);
+    const errors = chunks.filter((chunk) => chunk.type === 'data-compaction-error');
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors[0]).toMatchObject({
+      type: 'data-compaction-error',
+      transient: true,
+      data: { sessionId: 'chat-6', trigger: 'auto', message: expect.any(String) },
+    });
+    expect(messages.at(-1)?.role).toBe('assistant');
+    expect(chunks.some((chunk) => chunk.type === 'data-compaction-context')).toBe(true);
+    expect(messages.flatMap((message) => message.parts).some((part) => part.type === 'data-compaction-error')).toBe(
+      false,
+    );
+  });
+
   it('refuses bad input at once with a typed error that says what to pass', async () => {
     const { model } = chatModel();
     expect(() => compactionChat({ model: 'openai/gpt-5' as never })).toThrow(InvalidSettingsError);

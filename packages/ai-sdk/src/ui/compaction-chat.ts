@@ -149,6 +149,12 @@ export function compactionChat(options: CompactionChatOptions): CompactionChat {
       checkChatPrompt(chatId, prompt);
       const writes: Promise<void>[] = [];
       const unsubscribe = sessionOf(chatId).on((event) => {
+        if (event.type === 'compaction:error') {
+          const { sessionId, trigger, message, tokensBefore } = event;
+          const data = { sessionId, trigger, message, tokensBefore };
+          writer.write({ type: 'data-compaction-error', data, transient: true });
+          return;
+        }
         if (event.type !== 'compaction:end') return;
         writes.push(
           dataOf(chatId, event, prompt, responseMessageId).then(
@@ -226,7 +232,8 @@ export type CompactionChat = {
   providerOptions(chatId: string): { compaction: { sessionId: string } };
   /**
    * Writes a `data-compaction` part into `writer` (of `createUIMessageStream`) as soon as a
-   * compaction of this conversation ends while `streamText` runs, and, through the returned
+   * compaction of this conversation ends while `streamText` runs (a transient
+   * `data-compaction-error` part when one fails or cannot help), and, through the returned
    * `onFinish`, a `data-compaction-context` part with the figures of the finished conversation.
    * `responseMessageId` is the id of the message being streamed (the boundary when the cut
    * falls in it, during a tool loop).

@@ -67,12 +67,28 @@ export type CompactionContextData = {
 };
 
 /**
+ * The payload of a transient `data-compaction-error` part: a compaction that failed or could not
+ * help. The answer goes on with the context as it was; this is for a notice. JSON.
+ */
+export type CompactionErrorData = {
+  /** The conversation's key (your chat id). */
+  sessionId: string;
+  trigger: CompactionTrigger;
+  /** What went wrong, in a sentence with the figures. */
+  message: string;
+  /** Context tokens when it was tried. */
+  tokensBefore: number;
+};
+
+/**
  * The data parts this package writes into a UI message stream, for `UIMessage`'s
- * data-part type: `data-compaction` and `data-compaction-context`.
+ * data-part type: `data-compaction`, `data-compaction-context` and (transient, never in
+ * the stored messages) `data-compaction-error`.
  */
 export type CompactionDataParts = {
   compaction: CompactionData;
   'compaction-context': CompactionContextData;
+  'compaction-error': CompactionErrorData;
 };
 
 /**

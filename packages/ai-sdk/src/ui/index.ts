@@ -7,6 +7,7 @@ export type {
   CompactionContextData,
   CompactionData,
   CompactionDataParts,
+  CompactionErrorData,
   CompactionUIMessage,
 } from './compaction-data.js';
 export {
