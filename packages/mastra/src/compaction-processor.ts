@@ -1,4 +1,6 @@
 import {
+  type CompactionSession,
+  createConversationCache,
   getContextWindow,
   isContextOverflowError,
   type Message,
@@ -22,7 +24,7 @@ import { buildPrompt } from './build-prompt.js';
 import type { CompactionProcessorOptions } from './compaction-processor-options.js';
 import { fromCoreMessages } from './from-core-messages.js';
 import { memoryThread } from './memory-thread.js';
-import { type ThreadSession, type ThreadSessions, threadSessions } from './thread-sessions.js';
+import { type ThreadKey, type ThreadSession, type ThreadSessions, threadSessions } from './thread-sessions.js';
 import { toCoreMessages } from './to-core-messages.js';
 
 /** One agent run: its conversation's session and what the run last prepared. */
@@ -74,12 +76,24 @@ export class CompactionProcessor implements Processor {
   readonly #options: CompactionProcessorOptions;
   readonly #sessions: ThreadSessions;
   readonly #runs = new WeakMap<object, Run>();
+  /** The key of each conversation's last run, so `session(id)` finds its session (bounded: one small entry a conversation). */
+  readonly #lastKeys = createConversationCache<ThreadKey>({ maxBytes: 100_000, sizeOf: () => 1 });
 
   constructor(options: CompactionProcessorOptions = {}) {
     resolveSettings(options.settings, getContextWindow(options.model)); // throws InvalidSettingsError now, not mid-run
     this.id = options.id ?? 'compaction';
     this.#options = options;
     this.#sessions = threadSessions(options);
+  }
+
+  /**
+   * The session of a conversation — its Memory thread id, or the `sessionId` option — as
+   * its last run left it (the history of that run's last step), for `compactionContextTools`
+   * and stats routes. Undefined before the conversation's first run in this process.
+   */
+  session(sessionId: string): CompactionSession | undefined {
+    const key = this.#lastKeys.get(sessionId);
+    return key ? this.#sessions.get(key).session : undefined;
   }
 
   /** Before the first model call: compacts the history the run is about to send. */
@@ -184,7 +198,9 @@ export class CompactionProcessor implements Processor {
     const ids = thread.stored ? 'message' : 'content';
     const sessionId = thread.threadId ?? this.#options.sessionId ?? conversationId(messageList);
     if (sessionId === undefined) return undefined;
-    return { thread: this.#sessions.get({ sessionId, ids, modelId, model }) };
+    const key: ThreadKey = { sessionId, ids, modelId, model };
+    this.#lastKeys.put(sessionId, key);
+    return { thread: this.#sessions.get(key) };
   }
 }
 

@@ -67,6 +67,35 @@ describe('createContextTools', () => {
     expect(hits.every((hit) => hit.index < firstKept)).toBe(true);
   });
 
+  it('also searches tool outputs cleared from the context (pruned), and says so when reading them', async () => {
+    const c = conversation();
+    const turns = Array.from({ length: 7 }, (_, turn) => [
+      c.user(`request ${turn}: ${words(10)}`),
+      ...c.toolStep([
+        {
+          name: 'read',
+          input: { path: `f${turn}` },
+          output: `${words(150)} ${turn === 1 ? 'the secret port is 48213' : ''} ${words(150)}`,
+        },
+      ]),
+      c.assistant(`done ${words(10)}`),
+    ]).flat();
+    const session = createCompactionSession({
+      sessionId: 'pruned',
+      settings: { ...settings, pruneToolOutputs: true },
+      counter: heuristicCounter(),
+    });
+    await session.append(turns);
+    const { compaction } = await session.prepare();
+    expect(compaction?.strategy).toBe('prune');
+    expect(JSON.stringify(await session.context())).not.toContain('48213');
+    const tools = createContextTools(session);
+    const { hits } = await tools.search_history.execute({ query: 'secret port' });
+    expect(hits[0]!.snippet).toContain('48213');
+    const read = await tools.read_message.execute({ id: hits[0]!.id });
+    expect(read.found && (read.summarized || read.outputCleared)).toBe(true);
+  });
+
   it('finds nothing before the first compaction, and reports an unknown id', async () => {
     const session = createCompactionSession({ sessionId: 'fresh', counter: heuristicCounter() });
     await session.append(longConversation(2));

@@ -1,7 +1,7 @@
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import type { Message } from '../messages/types.js';
 import type { CompactionSession } from '../session/types.js';
-import { requestCompaction } from './compaction-requests.js';
+import { hasCompactionRequest, requestCompaction } from './compaction-requests.js';
 import { InvalidToolInputError } from './invalid-tool-input-error.js';
 import { messageSearchText } from './message-search-text.js';
 import { type HistorySearchHit, MAX_SEARCH_HITS, searchHistory } from './search-history.js';
@@ -47,14 +47,25 @@ export type ContextStatsOutput = {
 
 /** What `search_history` returns. */
 export type SearchHistoryOutput = {
-  /** How many messages were summarized (and so searchable). */
+  /** How many messages the model no longer sees in full (summarized, or with their tool output cleared): what was searched. */
   searchedMessages: number;
   hits: HistorySearchHit[];
 };
 
 /** What `read_message` returns. */
 export type ReadMessageOutput =
-  | { found: true; id: string; role: Message['role']; index: number; summarized: boolean; text: string }
+  | {
+      found: true;
+      id: string;
+      role: Message['role'];
+      /** Position in the display history. */
+      index: number;
+      /** Whether the message is before the cut (the summary stands for it). */
+      summarized: boolean;
+      /** Whether its tool output was cleared from the context (pruned). */
+      outputCleared: boolean;
+      text: string;
+    }
   | { found: false; id: string; error: string };
 
 /** The four context tools, by name. */
@@ -95,12 +106,17 @@ export function createContextTools(
   const maxToolOutputChars = positiveInteger(options.maxToolOutputChars ?? 8000, 'maxToolOutputChars');
   const snippetChars = positiveInteger(options.snippetChars ?? 300, 'snippetChars');
   const resolve = async () => (typeof session === 'function' ? await session() : session);
-  let lastRequested: CompactionSession | undefined;
 
-  const summarizedPart = async (current: CompactionSession) => {
+  /** What the model no longer sees: the messages before the first kept one, and tool messages whose output was cleared. */
+  const hiddenPart = async (current: CompactionSession) => {
     const [history, state] = await Promise.all([current.history(), current.state()]);
     const firstKept = state ? history.findIndex((message) => message.id === state.firstKeptMessageId) : 0;
-    return { history, summarizedCount: firstKept === -1 ? 0 : firstKept };
+    const summarizedCount = firstKept === -1 ? 0 : firstKept;
+    const pruned = new Set(state?.prunedToolCallIds ?? []);
+    const isCleared = (message: Message) =>
+      pruned.size > 0 && message.parts.some((part) => part.type === 'tool-result' && pruned.has(part.toolCallId));
+    const hidden = history.filter((message, index) => index < summarizedCount || isCleared(message));
+    return { history, summarizedCount, hidden, isCleared };
   };
 
   return {
@@ -121,7 +137,7 @@ export function createContextTools(
           compactions: stats.compactions,
           contextMessages: stats.contextMessages,
           historyMessages: stats.historyMessages,
-          compactionRequested: lastRequested === current,
+          compactionRequested: hasCompactionRequest(current),
         };
       },
     },
@@ -141,7 +157,6 @@ export function createContextTools(
           throw toolInputError('compact_context', 'focus', 'a string');
         const current = await resolve();
         requestCompaction(current, focus ? { instructions: focus } : {});
-        lastRequested = current;
         return {
           requested: true,
           focus: focus ? focus : null,
@@ -152,7 +167,7 @@ export function createContextTools(
     search_history: {
       name: 'search_history',
       description:
-        'Searches the earlier part of this conversation that was summarized away (messages and tool outputs you no longer see) and returns the best-matching snippets with their message ids. Use it when the summary mentions something whose exact detail you need (a value, an error text, a file content), then read_message for the whole message.',
+        'Searches the earlier part of this conversation that you no longer see in full (messages summarized away, tool outputs cleared) and returns the best-matching snippets with their message ids. Use it when the summary mentions something whose exact detail you need (a value, an error text, a file content), then read_message for the whole message.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -170,11 +185,11 @@ export function createContextTools(
         if (limit !== undefined && (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 1)) {
           throw toolInputError('search_history', 'limit', 'a number from 1');
         }
-        const { history, summarizedCount } = await summarizedPart(await resolve());
-        const searched = history.slice(0, summarizedCount);
+        const { history, hidden } = await hiddenPart(await resolve());
+        const hits = searchHistory(hidden, query, { limit: limit ?? 5, snippetChars });
         return {
-          searchedMessages: searched.length,
-          hits: searchHistory(searched, query, { limit: limit ?? 5, snippetChars }),
+          searchedMessages: hidden.length,
+          hits: hits.map((hit) => ({ ...hit, index: history.indexOf(hidden[hit.index]!) })),
         };
       },
     },
@@ -191,7 +206,7 @@ export function createContextTools(
       async execute(input) {
         const { id } = objectInput(input, 'read_message', ['id']);
         if (typeof id !== 'string' || id.length === 0) throw toolInputError('read_message', 'id', 'a message id');
-        const { history, summarizedCount } = await summarizedPart(await resolve());
+        const { history, summarizedCount, isCleared } = await hiddenPart(await resolve());
         const index = history.findIndex((message) => message.id === id);
         if (index === -1) return { found: false, id, error: `no message with id "${id}" in this conversation` };
         const message = history[index]!;
@@ -201,6 +216,7 @@ export function createContextTools(
           role: message.role,
           index,
           summarized: index < summarizedCount,
+          outputCleared: isCleared(message),
           text: messageSearchText(message, maxToolOutputChars),
         };
       },
