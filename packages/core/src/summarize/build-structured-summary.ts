@@ -70,6 +70,7 @@ function mergeFacts(previous: SummaryFacts, current: SummaryFacts): SummaryFacts
     ...current,
     goal: previous.goal ?? current.goal,
     requests,
+    ...(previous.unlistedRequests ? { unlistedRequests: previous.unlistedRequests } : {}),
     lastRequest: current.lastRequest ?? previous.lastRequest,
     toolCounts,
     errors: dedupeErrors([...earlierErrors, ...current.errors]),

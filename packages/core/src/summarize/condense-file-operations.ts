@@ -18,7 +18,9 @@ function condense(paths: readonly string[], listing: 'grouped' | 'counted'): str
   for (const path of paths) {
     const at = path.lastIndexOf('/') + 1;
     const folder = path.slice(0, at);
-    folders.set(folder, [...(folders.get(folder) ?? []), path.slice(at)]);
+    const names = folders.get(folder);
+    if (names) names.push(path.slice(at));
+    else folders.set(folder, [path.slice(at)]);
   }
   return [...folders].map(([folder, names]) => {
     if (names.length === 1) return `${folder}${names[0]}`;

@@ -59,6 +59,11 @@ export function parseSummaryFacts(summary: string): SummaryFacts {
 }
 
 function readRequestLine(line: string, facts: SummaryFacts): void {
+  const unlisted = /^- \((\d+) earlier requests? not listed\)$/.exec(line);
+  if (unlisted?.[1]) {
+    facts.unlistedRequests = (facts.unlistedRequests ?? 0) + Number(unlisted[1]);
+    return;
+  }
   if (!/^\d+\.\s/.test(line) && PLACEHOLDER_LINE.test(line)) return;
   addRequest(facts.requests, line.replace(BULLET, ''));
 }

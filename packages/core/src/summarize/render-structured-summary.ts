@@ -64,24 +64,39 @@ export function renderStructuredSummary(facts: SummaryFacts, options: Structured
   // An earlier summary's folder is kept while every path is under it, so its carried lines stay right.
   const root = facts.root && paths.every((path) => path.startsWith(facts.root ?? '')) ? facts.root : commonRoot(paths);
   const items = summaryItems(facts, root);
+  // Each listing of the file blocks is rendered and counted once (they can hold thousands of paths).
+  const fileBlocks = new Map<FileListing, { text: string; tokens: number }>();
+  const filesOf = (listing: FileListing) => {
+    let block = fileBlocks.get(listing);
+    if (!block) {
+      // A turn-prefix summary has no file blocks: the history summary carries them.
+      const text =
+        options.kind === 'turn-prefix' ? '' : renderFileOperations(condenseFileOperations(facts.fileOps, listing));
+      block = { text, tokens: count(text) };
+      fileBlocks.set(listing, block);
+    }
+    return block;
+  };
+  const render = (level: RequiredLevel, chosen: readonly SummaryItem[]) =>
+    assemble(facts, options, level, root, chosen, filesOf(level.files).text);
   let level = LEVELS[LEVELS.length - 1]!;
-  let required = '';
+  let requiredTokens: number | undefined;
   for (const [index, candidate] of LEVELS.entries()) {
-    const text = assemble(facts, options, candidate, root, []);
-    const tokens = count(text);
+    const tokens = count(assemble(facts, options, candidate, root, [], '')) + filesOf(candidate.files).tokens;
     const roomy = tokens <= options.maxTokens * REQUIRED_SHARE;
-    if (roomy || (tokens <= options.maxTokens && required === '')) [level, required] = [candidate, text];
+    if (roomy || (tokens <= options.maxTokens && requiredTokens === undefined))
+      [level, requiredTokens] = [candidate, tokens];
     // Past the floor, requests and paths are condensed only when the floor does not fit at all.
-    if (roomy || (index >= FLOOR_LEVEL && required !== '')) break;
+    if (roomy || (index >= FLOOR_LEVEL && requiredTokens !== undefined)) break;
   }
-  if (!required) return cutToBudget(assemble(facts, options, level, root, []), options);
+  if (requiredTokens === undefined) return cutToBudget(render(level, []), options);
   // Names the user or the assistant wrote in their own words are what the conversation is about.
   const nameWeight = (name: string) => (facts.mentioned.has(name) ? 1 : MENTIONED_ONLY_IN_CODE);
-  let chosen = selectSummaryItems(items, Math.floor((options.maxTokens - count(required)) * 0.98), count, nameWeight);
-  let text = assemble(facts, options, level, root, chosen);
+  let chosen = selectSummaryItems(items, Math.floor((options.maxTokens - requiredTokens) * 0.98), count, nameWeight);
+  let text = render(level, chosen);
   while (count(text) > options.maxTokens && chosen.length > 0) {
     chosen = chosen.slice(0, Math.floor(chosen.length * 0.9));
-    text = assemble(facts, options, level, root, chosen);
+    text = render(level, chosen);
   }
   return cutToBudget(text, options);
 }
@@ -92,6 +107,7 @@ function assemble(
   level: RequiredLevel,
   root: string | undefined,
   chosen: readonly SummaryItem[],
+  files: string,
 ): string {
   const section = (key: SummarySection, none: string) => {
     const items = chosen.filter((item) => item.section === key).sort((a, b) => a.order - b.order);
@@ -107,7 +123,7 @@ function assemble(
     return lines.length > 0 ? lines : none ? [none] : [];
   };
   const listed = facts.requests.slice(Math.max(0, facts.requests.length - level.maxRequests));
-  const first = facts.requests.length - listed.length;
+  const first = (facts.unlistedRequests ?? 0) + facts.requests.length - listed.length;
   const requests = [
     ...(first > 0 ? [`- (${first} earlier request${first > 1 ? 's' : ''} not listed)`] : []),
     ...listed.map((request, index) => `${first + index + 1}. ${shorten(request, level.requestChars)}`),
@@ -162,8 +178,7 @@ function assemble(
       ],
     ],
   ]);
-  const files = renderFileOperations(condenseFileOperations(facts.fileOps, level.files));
-  return appendLastRequest(`${body}\n\n${files}`, options.lastRequest);
+  return appendLastRequest(files ? `${body}\n\n${files}` : body, options.lastRequest);
 }
 
 /** The last resort when even the most condensed rendering is over the budget: cut at a character share. */

@@ -144,8 +144,13 @@ describe('structured summary across stacked compactions', () => {
     // The engine asks for at most max(400, 5% of the window) = 400 tokens.
     expect(Math.max(...sizes)).toBeLessThanOrEqual(400);
     expect((await session.stats()).contextTokens).toBeLessThanOrEqual(8000);
-    const facts = parseSummaryFacts((await session.state())?.summary ?? '');
-    // The newest requests stay listed in order; older ones are counted.
+    const state = await session.state();
+    const facts = parseSummaryFacts(state?.summary ?? '');
+    // The newest requests stay listed in order; older ones are counted, and the count stays right
+    // across every stacked compaction: one request a summarized turn.
     expect(facts.requests.at(-1)).toMatch(/^Question \d+/);
+    expect((facts.unlistedRequests ?? 0) + facts.requests.length).toBe(
+      Math.ceil((state?.summarizedRange.messageCount ?? 0) / 2),
+    );
   });
 });

@@ -64,6 +64,8 @@ export type SummaryFacts = {
   goal?: string;
   /** Every genuine user request, one line each, oldest first, without repeats. */
   requests: string[];
+  /** Earlier requests a condensed summary counted instead of listing (they came before `requests`). */
+  unlistedRequests?: number;
   /** Read back from a summary that has a User Requests list (a structured one), even an empty list. */
   listsRequests?: boolean;
   /** The most recent genuine user request, verbatim. */
