@@ -1,0 +1,2 @@
+export type { RedisCommander } from './redis-commander.js';
+export { type RedisStoreOptions, redisStore } from './redis-store.js';
