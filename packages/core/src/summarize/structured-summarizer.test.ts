@@ -345,3 +345,118 @@ Last request from user was: Handle client disconnects gracefully`;
     expect(() => structuredSummarizer({ maxTokens: 1.5 })).toThrow(/maxTokens/);
   });
 });
+
+describe('structuredSummarizer: a handoff of the work', () => {
+  it('per-file changes, commands with outcomes, the failing test, the todo list and the next step', async () => {
+    const c = conversation();
+    const messages = [
+      c.user('Add a `--dry-run` flag to the deploy script and make the tests pass'),
+      ...c.toolStep(
+        [
+          {
+            name: 'TodoWrite',
+            input: {
+              todos: [
+                { content: 'Add the --dry-run flag', status: 'completed' },
+                { content: 'Fix the upload test', status: 'in_progress' },
+                { content: 'Document the flag in README.md', status: 'pending' },
+              ],
+            },
+            output: 'ok',
+          },
+        ],
+        "I'll track the work in a todo list.",
+      ),
+      ...c.toolStep([
+        {
+          name: 'Read',
+          input: { file_path: '/repo/scripts/deploy.ts' },
+          output: '1→export async function deploy(bucket: string) {\n2→  await uploadAll(bucket);\n3→}',
+        },
+      ]),
+      ...c.toolStep(
+        [
+          {
+            name: 'Edit',
+            input: {
+              file_path: '/repo/scripts/deploy.ts',
+              old_string: 'export async function deploy(bucket: string) {',
+              new_string:
+                'export async function deploy(bucket: string, { dryRun = false }: DeployOptions = {}) {\n  if (dryRun) return listPlannedUploads(bucket);',
+            },
+            output: 'ok',
+          },
+        ],
+        'I will skip the upload when dryRun is set, because the tests must not touch S3.',
+      ),
+      ...c.toolStep([
+        {
+          name: 'Write',
+          input: {
+            file_path: '/repo/scripts/deploy-options.ts',
+            content: 'export type DeployOptions = { dryRun?: boolean };\nexport const DEFAULT_BUCKET = "assets";',
+          },
+          output: 'ok',
+        },
+      ]),
+      ...c.toolStep([
+        {
+          name: 'Bash',
+          input: { command: 'npx vitest run 2>&1 | tail -20', description: 'Run the tests' },
+          output:
+            'Exit code 1\n FAIL  scripts/deploy.test.ts > skips uploads in dry-run\nAssertionError: expected 1 to be 0\nTests 1 failed | 11 passed',
+          isError: true,
+        },
+      ]),
+      c.assistant('The dry-run test still uploads once. Next I will stub uploadAll in scripts/deploy.test.ts.'),
+    ];
+    const summary = await structuredSummarizer().summarize(request(messages));
+    expect(summary).toMatchInlineSnapshot(`
+      "## Goal
+      Add a \`--dry-run\` flag to the deploy script and make the tests pass
+
+      ## Constraints & Preferences
+      - (see the user's requests, in their words, under Critical Context)
+
+      ## Progress
+      ### Done
+      - Tools used: Bash ×1, Edit ×1, Read ×1, TodoWrite ×1, Write ×1
+      - Edited \`deploy.ts\`: adds \`dryRun\`, \`DeployOptions\`, \`listPlannedUploads\`
+        - \`export async function deploy(bucket: string, { dryRun = false }: DeployOptions = {}) {\`
+      - Wrote \`deploy-options.ts\`: adds \`DeployOptions\`, \`dryRun\`, \`DEFAULT_BUCKET\`
+        - \`export type DeployOptions = { dryRun?: boolean };\`
+        - \`export const DEFAULT_BUCKET = "assets";\`
+      - [x] Add the --dry-run flag
+
+      ### In Progress
+      - Last assistant message: The dry-run test still uploads once. Next I will stub uploadAll in scripts/deploy.test.ts.
+      - [ ] Fix the upload test
+
+      ### Blocked
+      - Last build/test: \`npx vitest run\` — Run the tests → failed (exit 1); failing (quoted data): ["scripts/deploy.test.ts > skips uploads in dry-run"]; Bash output (quoted data): "FAIL scripts/deploy.test.ts > skips uploads in dry-run"
+
+      ## Key Decisions
+      - Assistant: I'll track the work in a todo list.
+      - Assistant: I will skip the upload when dryRun is set, because the tests must not touch S3.
+
+      ## Next Steps
+      1. Last stated intent: Next I will stub uploadAll in scripts/deploy.test.ts.
+      - [ ] Document the flag in README.md
+
+      ## Critical Context
+      ### User Requests
+      1. Add a \`--dry-run\` flag to the deploy script and make the tests pass
+      - Paths are relative to \`/repo/scripts/\`
+
+      <read-files>
+      </read-files>
+      <modified-files>
+      /repo/scripts/deploy-options.ts
+      /repo/scripts/deploy.ts
+      </modified-files>
+
+      Last request from user was: Add a \`--dry-run\` flag to the deploy script and make the tests pass"
+    `);
+    expect(counter.countText(summary)).toBeLessThanOrEqual(4000);
+  });
+});

@@ -79,10 +79,9 @@ export function summaryItems(facts: SummaryFacts, root: string | undefined): Sum
     });
   }
 
-  const open = facts.todos.filter((todo) => todo.status !== 'completed');
   const intents = [...facts.intents];
   // The next step: the last intent, when the assistant's last words stated it (later work would have done it).
-  const next = open.length === 0 && facts.lastStatement?.hasIntent ? intents.pop() : undefined;
+  const next = facts.lastStatement?.hasIntent ? intents.pop() : undefined;
   if (facts.lastStatement) {
     items.push({
       section: 'inProgress',
