@@ -44,10 +44,10 @@ type Conversion = { system: Chain; conversation: Chain };
  * incoming messages have the same content as the remembered ones
  * (`countResentMessages`: no hashing, a few identity checks a message), reuses those core
  * messages and their ids; only the messages after the first difference are
- * converted and hashed. `fromCore` gives every core message it has seen the AI
- * SDK message it gave before: a message it converted (that core returned
- * untouched) is its original, without comparing parts; core messages are never
- * modified in place.
+ * converted and hashed. `fromCore` gives the messages that end the context as
+ * they end the last conversion (what core kept) their originals without
+ * comparing parts, and every other core message the AI SDK message it gave
+ * before (core messages are never modified in place).
  *
  * Conversations are kept in core's `createConversationCache`, least recently
  * used out first: bounded by `maxBytes` (estimated), or by `maxConversations`
@@ -62,7 +62,7 @@ export function messageConverter(maxConversations?: number, maxBytes = CONVERSAT
       ? { maxBytes, sizeOf: (conversion) => heldMessagesBytes(conversionLength(conversion)) }
       : { maxBytes: maxConversations, sizeOf: () => 1 },
   );
-  /** The AI SDK message each core message seen so far stands for. */
+  /** The AI SDK message of each core message `fromCore` had to convert (what core wrote or changed). */
   const aiSdkMessages = new WeakMap<Message, AiSdkMessage>();
   /** The last conversion made, whose messages core mostly returns as they are. */
   let last: Conversion | undefined;
@@ -101,7 +101,6 @@ export function messageConverter(maxConversations?: number, maxBytes = CONVERSAT
         id = `${prefix}${hashString(JSON.stringify(message) ?? '', contentFingerprint(message, seed))}`;
       }
       const core = toCoreMessage(message, id);
-      aiSdkMessages.set(core, message);
       converted.messages.push(core);
       converted.originals.push(message);
     }
