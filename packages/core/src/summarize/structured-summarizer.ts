@@ -5,9 +5,10 @@ import type { Summarizer } from './types.js';
 /** Options of {@link structuredSummarizer}. */
 export type StructuredSummarizerOptions = {
   /**
-   * Token budget of the summary. A target: shorter renderings are tried first, and only
-   * file paths and user requests (each kept to at least its first 64 characters) may
-   * push a summary over it. `COMPACT_STRUCTURED_BUDGET` (2000) suits small windows.
+   * Token budget of the summary (also capped by the request's `maxTokens`). The summary fills
+   * it by information value and never exceeds it: when even the goal, the requests and the
+   * file paths do not fit, those are condensed too (requests cut, paths grouped by folder, the
+   * oldest requests counted). `COMPACT_STRUCTURED_BUDGET` (2000) suits small windows.
    * @default 4000
    */
   maxTokens?: number;
@@ -15,13 +16,20 @@ export type StructuredSummarizerOptions = {
 
 /**
  * A deterministic summarizer that needs no model: the default when none is configured,
- * and the fallback after an LLM summary is rejected. It fills the headings of the LLM
- * format from the messages themselves — every user request, the last one verbatim, tools
- * used with counts, failed tool calls and whether a later call of the same tool
- * succeeded, the files read and modified, the assistant's last statements — and, for an
- * update, reads the previous summary back and merges it, so stacked compactions lose no
- * request or file path. Under its budget it shortens everything else before a path or a
- * request. It does not fail on any valid request.
+ * and the fallback after an LLM summary is rejected. It writes a handoff in the headings of
+ * the LLM format: the goal in the user's words; every genuine user request in order (text a
+ * harness injected — `<task-notification>`, `<system-reminder>`, "[Request interrupted by
+ * user…]", `synthetic` messages — is context, not a request); per modified file what changed
+ * (names and definitions its `Edit`/`Write`/patch inputs brought in); commands with the
+ * outcome of their latest run and the last build/test status with the failing names; errors
+ * resolved and unresolved; the assistant's statements of intent and decision; the open todo
+ * list; the next step; the files read and modified; the last request verbatim. Text that came
+ * from a tool is quoted as data on the line of a label naming the tool, never as the summary's
+ * or the user's words. Beyond what is required, lines are chosen by information value (names
+ * not yet carried, names the conversation mentions, recent work first) until the budget is
+ * used. An update reads the previous summary back and merges it, older detail condensed first,
+ * so stacked compactions stay within budget and lose no request or path from the state's file
+ * lists. It does not fail on any valid request.
  *
  * @example
  * ```ts
