@@ -33,8 +33,18 @@ import type { CompactionMiddlewareOptions } from './compaction-options.js';
 const settings = { contextWindow: 8000, reserveTokens: 1000, keepRecentTokens: 1500, trigger: 0.5 };
 const instructions = 'You are a code assistant.';
 
+/**
+ * A summary model's answer: the fixture summary plus the turns the request showed. A span
+ * larger than the 8000-token window is summarized in chunks, each updating the last one;
+ * an answer that ignored its chunk would be rejected as a stale echo.
+ */
+function summaryAnswer(prompt: ProviderPrompt) {
+  const turns = [...JSON.stringify(prompt).matchAll(/Turn (\d+)/g)].map((match) => match[1]);
+  return textResult(`${SUMMARY_TEXT}\n- Turns ${turns[0] ?? '?'}–${turns.at(-1) ?? '?'} read.`);
+}
+
 function summaryModel() {
-  return new MockLanguageModelV4({ doGenerate: async () => textResult(SUMMARY_TEXT) });
+  return new MockLanguageModelV4({ doGenerate: async ({ prompt }) => summaryAnswer(prompt) });
 }
 
 type Answer = (prompt: ProviderPrompt) => GenerateResult;
@@ -190,7 +200,7 @@ describe('compactionMiddleware with generateText', () => {
 
   it('summarizes with the wrapped model itself by default, called directly', async () => {
     const mock = new MockLanguageModelV4({
-      doGenerate: async ({ prompt }) => (isSummaryRequest(prompt) ? textResult(SUMMARY_TEXT) : textResult('Done.')),
+      doGenerate: async ({ prompt }) => (isSummaryRequest(prompt) ? summaryAnswer(prompt) : textResult('Done.')),
     });
     const model = wrapLanguageModel({ model: mock, middleware: compactionMiddleware({ settings }) });
     const messages: ModelMessage[] = [...conversation(60), { role: 'user', content: 'Turn 60: and now?' }];

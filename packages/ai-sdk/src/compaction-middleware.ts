@@ -1,6 +1,6 @@
-import type { CompactionEvent, CompactionSession, Message } from '@compaction/core';
+import { type CompactionEvent, type CompactionSession, isContextOverflowError, type Message } from '@compaction/core';
 import type { LanguageModelMiddleware } from 'ai';
-import type { CallOptions, GenerateResult, ProviderPrompt, StreamPart } from './ai-sdk-types.js';
+import type { CallOptions, GenerateResult, ProviderPrompt, StreamPart, StreamResult } from './ai-sdk-types.js';
 import type { AiSdkModel } from './as-language-model.js';
 import { compactionMetadata } from './compaction-metadata.js';
 import type { CompactionMiddlewareOptions } from './compaction-options.js';
@@ -77,7 +77,13 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
     async wrapStream({ doStream, params, model }) {
       const call = calls.get(params);
       if (!call) return doStream();
-      const result = await retryOnOverflow(call, params, doStream, (prompt) => model.doStream({ ...params, prompt }));
+      const retry = (prompt: ProviderPrompt) => model.doStream({ ...params, prompt });
+      const result = await recoverStreamErrorPart(
+        call,
+        params,
+        await retryOnOverflow(call, params, doStream, retry),
+        retry,
+      );
       const finish = new TransformStream<StreamPart, StreamPart>({
         async transform(part, controller) {
           if (part.type === 'finish') {
@@ -91,9 +97,23 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
   };
 }
 
-/** Runs the session's `prepare` and gives the context as a provider prompt. */
+/**
+ * Runs the session's `prepare` and gives the context as a provider prompt. Only the
+ * events of a compaction this call ran are kept for its metadata: concurrent calls of
+ * one conversation wait for each other's compaction (single flight) and hear its
+ * events, but only the call that compacted carries `providerMetadata.compaction`.
+ */
 async function prepare(call: Call, signal: AbortSignal | undefined): Promise<ProviderPrompt> {
-  const prepared = await collecting(call, () => call.session.prepare({ messages: call.messages, signal }));
+  const heard: CompactionEvent[] = [];
+  const prepared = await collecting(call.session, heard, () =>
+    call.session.prepare({ messages: call.messages, signal }),
+  );
+  const own = prepared.compaction;
+  if (own) {
+    call.events.push(
+      ...heard.filter((event) => event.type !== 'compaction:end' || event.result.state.version === own.state.version),
+    );
+  }
   return call.converter.fromCore(prepared.messages) as ProviderPrompt;
 }
 
@@ -107,16 +127,70 @@ async function retryOnOverflow<T>(
   try {
     return await run();
   } catch (error) {
-    const signal = params.abortSignal;
-    const recovered = await collecting(call, () => call.session.recoverFromOverflow(error, { signal }));
-    if (!recovered) throw error;
-    return retry(await prepare(call, signal));
+    if (!(await recover(call, params, error))) throw error;
+    return retry(await prepare(call, params.abortSignal));
   }
 }
 
-/** Runs `task` with the session's events collected into the call. */
-async function collecting<T>(call: Call, task: () => Promise<T>): Promise<T> {
-  const unsubscribe = call.session.on((event) => call.events.push(event));
+/** The emergency compaction after an overflow; its events go to this call (an overflow compaction is the caller's own). */
+async function recover(call: Call, params: CallOptions, error: unknown): Promise<boolean> {
+  const heard: CompactionEvent[] = [];
+  const signal = params.abortSignal;
+  const recovered = await collecting(call.session, heard, () => call.session.recoverFromOverflow(error, { signal }));
+  if (recovered) call.events.push(...heard.filter((event) => 'trigger' in event && event.trigger === 'overflow'));
+  return recovered;
+}
+
+/** Stream parts a provider sends before any content: a stream can still be retried after them. */
+const LEADING_PARTS: ReadonlySet<string> = new Set(['stream-start', 'response-metadata', 'raw']);
+
+/**
+ * A provider that reports the overflow as an `error` part of the stream (Bedrock,
+ * several gateways) instead of rejecting the call: the parts before any content are
+ * read ahead; an overflow error among them gets one emergency compaction and one retry
+ * on a new stream (whose own errors pass through: no loop). Any other stream is
+ * returned as it is, its read-ahead parts first.
+ */
+async function recoverStreamErrorPart(
+  call: Call,
+  params: CallOptions,
+  result: StreamResult,
+  retry: (prompt: ProviderPrompt) => PromiseLike<StreamResult>,
+): Promise<StreamResult> {
+  const reader = result.stream.getReader();
+  const readAhead: StreamPart[] = [];
+  for (;;) {
+    const next = await reader.read();
+    if (next.done) break;
+    const part = next.value;
+    if (part.type === 'error' && isContextOverflowError(part.error)) {
+      if (await recover(call, params, part.error)) {
+        reader.cancel().catch(() => undefined);
+        return retry(await prepare(call, params.abortSignal));
+      }
+    }
+    readAhead.push(part);
+    if (!LEADING_PARTS.has(part.type)) break;
+  }
+  const stream = new ReadableStream<StreamPart>({
+    start(controller) {
+      for (const part of readAhead) controller.enqueue(part);
+    },
+    async pull(controller) {
+      const next = await reader.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return { ...result, stream };
+}
+
+/** Runs `task` with the session's events collected into `into`. */
+async function collecting<T>(session: CompactionSession, into: CompactionEvent[], task: () => Promise<T>): Promise<T> {
+  const unsubscribe = session.on((event) => into.push(event));
   try {
     return await task();
   } finally {

@@ -152,10 +152,11 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
     async summarize(request: SummarizeRequest): Promise<string> {
       const counter = request.counter;
       const window = options.contextWindow ?? validWindow(request.contextWindow) ?? DEFAULT_SUMMARY_CONTEXT_WINDOW;
-      // In a small window the answer may take at most a quarter of it, leaving room for the transcript.
+      // In a small window the answer may take at most an eighth of it (512 tokens at least), leaving
+      // room for the transcript: the engine asks for summaries of 5% of the window anyway.
       const maxOutputTokens = Math.min(
         request.kind === 'turn-prefix' ? limits.turnPrefix : limits.history,
-        Math.max(MIN_CHUNK_TOKENS, Math.floor(window / 4)),
+        Math.max(MIN_OUTPUT_TOKENS, Math.floor(window / 8)),
       );
       // The prompt may take what the window holds beyond the answer and the margin.
       const budget = Math.floor(window * (1 - SUMMARY_REQUEST_MARGIN)) - maxOutputTokens;
@@ -237,6 +238,8 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
 
 /** Tokens for the tags and blank lines around a chunk's sections, and a corrective note. */
 const CHUNK_OVERHEAD_TOKENS = 200;
+/** The smallest output limit a summary request is given, however small the window. */
+const MIN_OUTPUT_TOKENS = 512;
 /** The smallest transcript share of a request worth sending. */
 const MIN_CHUNK_TOKENS = 256;
 

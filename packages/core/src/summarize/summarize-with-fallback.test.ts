@@ -175,10 +175,11 @@ describe('summarizeWithFallback: the gate judges every summarizer (r15, r04)', (
       ]);
       await session.prepare();
     }
-    // The span is larger than this 8000-token window: the LLM summarizes it in chunks, and
-    // every chunk after the first is an update the model echoes. An echo is never stored.
-    expect(strategies.length).toBeGreaterThan(0);
-    expect(strategies).not.toContain('llm');
+    // The first summary is the model's own; every later one is an update the model echoes
+    // (and so is every chunk after the first, when a span is summarized in chunks). An echo
+    // is never stored.
+    expect(strategies.length).toBeGreaterThan(1);
+    expect(strategies.slice(1)).not.toContain('llm');
     expect(fallbacks.every((error) => /stale/.test(error))).toBe(true);
     const context = JSON.stringify(await session.context());
     const absent = Array.from({ length: 40 }, (_, turn) => turn).filter(

@@ -76,7 +76,8 @@ export function scriptedModel(
     if (isSummary) {
       summaryPrompts.push(prompt);
       return {
-        content: [{ type: 'text' as const, text: SCRIPTED_SUMMARY }],
+        // Each answer notes which request it answers, as a real summary of new messages differs from the last one.
+        content: [{ type: 'text' as const, text: `${SCRIPTED_SUMMARY}\n- Summary request ${summaryPrompts.length}.` }],
         finishReason: { unified: 'stop' as const, raw: 'stop' },
         usage,
         warnings: [],
