@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWebApp } from './create-web-app.js';
+import { createWebApp, type WebApp } from './create-web-app.js';
 import { webModelFromEnv } from './web-model.js';
 
 const dirs: string[] = [];
@@ -10,10 +10,17 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
+const apps: WebApp[] = [];
+afterEach(() => {
+  for (const web of apps.splice(0)) web.close();
+});
+
 async function app() {
   const dataDir = await mkdtemp(join(tmpdir(), 'compaction-web-app-'));
   dirs.push(dataDir);
-  return createWebApp({ dataDir, model: webModelFromEnv({ COMPACTION_WEB_CONTEXT_WINDOW: '24000' }) });
+  const web = createWebApp({ dataDir, model: webModelFromEnv({ COMPACTION_WEB_CONTEXT_WINDOW: '24000' }) });
+  apps.push(web);
+  return web.app;
 }
 
 describe('createWebApp', () => {

@@ -1,6 +1,7 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ChatPrompt, type CompactionUIMessage, compactionChat } from '@compaction/ai-sdk';
-import { fileStore, InvalidSettingsError } from '@compaction/core';
+import { InvalidSettingsError, sqliteStore } from '@compaction/core';
 import {
   convertToModelMessages,
   createUIMessageStream,
@@ -17,7 +18,7 @@ import type { WebModel } from './web-model.js';
 
 /** Options of {@link createWebApp}. */
 export type WebAppOptions = {
-  /** Where chats (`chats/`) and compaction state (`sessions/`) persist. */
+  /** Where chats (`chats/`) and compaction state (`sessions.db`, core's `sqliteStore`) persist. */
   dataDir: string;
   /** What the app chats with. */
   model: WebModel;
@@ -47,14 +48,16 @@ function modelCalls(messages: readonly CompactionUIMessage[]): number {
  * `streamText` through the compaction middleware, with `data-compaction` parts), the
  * conversation (`GET /api/chats/:id`: messages and stats), `GET /api/chats/:id/stats`,
  * `POST /api/chats/:id/compact` (`{ focus? }`), and the built client. Chats persist as
- * UI messages in `dataDir/chats`, compaction state in a `fileStore` in `dataDir/sessions`.
+ * UI messages in `dataDir/chats`, compaction state in core's `sqliteStore` (`dataDir/sessions.db`).
  */
-export function createWebApp(options: WebAppOptions): Hono {
+export function createWebApp(options: WebAppOptions): WebApp {
   const { model } = options;
+  mkdirSync(options.dataDir, { recursive: true });
   const chats = chatStore(join(options.dataDir, 'chats'));
+  const store = sqliteStore(join(options.dataDir, 'sessions.db'));
   const chat = compactionChat({
     model: model.model,
-    store: fileStore(join(options.dataDir, 'sessions')),
+    store,
     summarizer: model.summarizer,
     settings: model.settings,
   });
@@ -152,5 +155,8 @@ export function createWebApp(options: WebAppOptions): Hono {
     );
   });
 
-  return app;
+  return { app, close: () => store.close() };
 }
+
+/** What {@link createWebApp} returns: the Hono app, and `close` for its database. */
+export type WebApp = { app: Hono; close(): void };

@@ -15,7 +15,7 @@ export type WebServer = {
  * @throws Error when the port is taken.
  */
 export function startWebServer(options: WebAppOptions & { port?: number }): Promise<WebServer> {
-  const app = createWebApp(options);
+  const { app, close } = createWebApp(options);
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
       resolve({
@@ -23,10 +23,16 @@ export function startWebServer(options: WebAppOptions & { port?: number }): Prom
         close: () =>
           new Promise<void>((done) => {
             if ('closeAllConnections' in server) server.closeAllConnections();
-            server.close(() => done());
+            server.close(() => {
+              close();
+              done();
+            });
           }),
       });
     });
-    server.once('error', reject);
+    server.once('error', (error) => {
+      close();
+      reject(error);
+    });
   });
 }
