@@ -7,7 +7,7 @@ const number = (text: string): number => Number(text.replaceAll(',', ''));
 export function parsePrintedCalls(stdout: string): PrintedCall[] {
   const rows: PrintedCall[] = [];
   for (const line of stdout.split('\n')) {
-    const match = /^\s*(\d+)\s+([\d,]+|—)\s+([\d,]+)\s+([\d,]+)( \*)?$/.exec(line);
+    const match = /^\s*(\d+)\s+([\d,]+|—)\s+([\d,]+)\s+([\d,]+)( \*)?( !)?$/.exec(line);
     if (!match) continue;
     rows.push({
       call: Number(match[1]),

@@ -40,7 +40,7 @@ describe.each(sessionFixtures)('replay %s through core', (file) => {
     const figures = JSON.parse(json.stdout) as ReplayFigures;
     expect(figures.totals.recorded).toMatchObject({
       calls: summary.calls,
-      inputTokens: summary.totalInputTokens,
+      callInputTokens: summary.totalInputTokens,
       maxContextTokens: summary.maxContextTokens,
       outputTokens: summary.totalOutputTokens,
     });
@@ -52,9 +52,16 @@ describe.each(sessionFixtures)('replay %s through core', (file) => {
     expect(parsePrintedCalls(printed.stdout)).toEqual(
       figures.calls.map(({ call, recorded, ours, uncompacted }) => ({ call, recorded, ours, uncompacted })),
     );
-    expect(parsePrintedTotal(printed.stdout, 'total input tokens')).toEqual({
+    expect(parsePrintedTotal(printed.stdout, 'input tokens')).toEqual({
       recorded: figures.totals.recorded!.inputTokens,
       ours: figures.totals.ours.inputTokens,
+    });
+    expect(figures.totals.ours.inputTokens).toBe(
+      figures.totals.ours.callInputTokens + figures.totals.ours.summarizationInputTokens,
+    );
+    expect(parsePrintedTotal(printed.stdout, 'of which model calls')).toEqual({
+      recorded: figures.totals.recorded!.callInputTokens,
+      ours: figures.totals.ours.callInputTokens,
     });
     expect(parsePrintedTotal(printed.stdout, 'largest context')).toEqual({
       recorded: figures.totals.recorded!.maxContextTokens,
@@ -65,15 +72,23 @@ describe.each(sessionFixtures)('replay %s through core', (file) => {
       ours: figures.totals.ours.costUnits,
     });
     expect(printed.stdout.match(/▸ Conversation compacted: /g) ?? []).toHaveLength(figures.compactions.length);
-  });
+    expect(printed.stdout.match(/✗ compaction error: /g) ?? []).toHaveLength(figures.compactionErrors.length);
+    expect(figures.overTriggerCalls).toEqual(
+      figures.calls
+        .filter((call) => call.ours > figures.settings.triggerTokens)
+        .map((call) => ({ call: call.call, tokens: call.ours })),
+    );
+  }, 60_000);
 });
 
 describe('replay of the long Claude Code session', () => {
-  it('matches the recorded totals: 15,121,271 input tokens over 152 calls, largest context 166,759', async () => {
+  it('matches the recorded totals: 15,121,271 input tokens over 152 calls (15,290,519 with the summarization call), largest context 166,759', async () => {
     const run = await runCli(['replay', LONG_SESSION, '--no-report']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('152 model calls');
-    expect(parsePrintedTotal(run.stdout, 'total input tokens').recorded).toBe(15_121_271);
+    expect(parsePrintedTotal(run.stdout, 'of which model calls').recorded).toBe(15_121_271);
+    expect(parsePrintedTotal(run.stdout, 'of which summaries').recorded).toBe(169_248);
+    expect(parsePrintedTotal(run.stdout, 'input tokens').recorded).toBe(15_290_519);
     expect(parsePrintedTotal(run.stdout, 'largest context').recorded).toBe(166_759);
   });
 
@@ -127,7 +142,7 @@ describe('replay through each adapter', () => {
       const summary = summarizeImport(parseClaudeCodeSession(readFileSync(path, 'utf8')));
       const figures = await replayJson([path, '--adapter', adapter]);
       expect(figures.calls).toHaveLength(summary.calls);
-      expect(figures.totals.recorded!.inputTokens).toBe(summary.totalInputTokens);
+      expect(figures.totals.recorded!.callInputTokens).toBe(summary.totalInputTokens);
       for (const call of figures.calls)
         expect(Math.abs(call.ours - call.uncompacted)).toBeLessThan(call.uncompacted * 0.02);
     },

@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -21,7 +21,6 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-const SCREENSHOT = fileURLToPath(new URL('../../../docs/report-screenshot.png', import.meta.url));
 const SECTION_IDS = [
   'scripted-core',
   'scripted-ai-sdk',
@@ -166,8 +165,9 @@ describe('the demo report in headless Chromium', () => {
       const { totals } = await readSection(page, id);
       expect(Object.keys(totals), id).toEqual([
         'inputTokens',
-        'maxContextTokens',
+        'callInputTokens',
         'summarizationInputTokens',
+        'maxContextTokens',
         'costUnits',
       ]);
       for (const [key, row] of Object.entries(totals)) {
@@ -185,10 +185,46 @@ describe('the demo report in headless Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('saves a full-page screenshot to docs/report-screenshot.png', async () => {
-    await mkdir(dirname(SCREENSHOT), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
-    const png = readFileSync(SCREENSHOT);
+  it('says for every replay how many compaction errors and calls above the trigger it had, and draws none here', async () => {
+    for (const id of SECTION_IDS) {
+      const status = page.locator(`#${id}-status`);
+      expect(await status.isVisible(), id).toBe(true);
+      expect(await status.getAttribute('data-errors'), id).toBe('0');
+      expect(await status.getAttribute('data-over-trigger'), id).toBe('0');
+      expect(await status.textContent(), id).toMatch(
+        /^0 compaction errors · 0 calls above the trigger of [\d,]+ tokens$/,
+      );
+    }
+    expect(await page.locator('.compaction-error-marker, circle.over-trigger, li.compaction-error').count()).toBe(0);
+  });
+
+  it('labels both chart axes with their unit and ticks, and draws each compaction where it took effect', async () => {
+    for (const id of SECTION_IDS) {
+      const chart = page.locator(`#${id}-chart`);
+      expect(await chart.locator('text.x-title').textContent(), id).toMatch(/^model call \(1–\d+\)$/);
+      expect(await chart.locator('text.y-title').textContent(), id).toBe('context sent (tokens)');
+      expect(await chart.locator('text.tick').count(), id).toBeGreaterThanOrEqual(8);
+      const drops = await chart.locator('line.compaction-drop').evaluateAll((lines) =>
+        lines.map((line) => {
+          const box = line.getBoundingClientRect();
+          return { call: Number((line as SVGLineElement).dataset.call), height: box.height };
+        }),
+      );
+      const markers = await chart
+        .locator('line.compaction-marker')
+        .evaluateAll((lines) => lines.map((line) => Number((line as SVGLineElement).dataset.call)));
+      expect(
+        drops.map((drop) => drop.call),
+        id,
+      ).toEqual(markers);
+      for (const drop of drops) expect(drop.height, `${id} call ${drop.call}`).toBeGreaterThan(2);
+    }
+  });
+
+  it('takes a full-page screenshot (to a temporary file: tests write no tracked file)', async () => {
+    const screenshot = join(await mkdtemp(join(tmpdir(), 'compaction-report-shot-')), 'report.png');
+    await page.screenshot({ path: screenshot, fullPage: true });
+    const png = readFileSync(screenshot);
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     // IHDR: width then height, big-endian.
     expect(png.readUInt32BE(16)).toBe(1200);

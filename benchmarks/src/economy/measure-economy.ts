@@ -36,34 +36,17 @@ export type EconomySession = {
   cacheModelRatio: { ratio: number; calls: number } | null;
 };
 
-function fromTotals(run: string, totals: ReplayTotals, compactions: number, costUnits = totals.costUnits): EconomyRun {
+/** One side's totals, exactly as the demo and its report show them (one cost model: `buildReplayFigures`). */
+function fromTotals(run: string, totals: ReplayTotals, compactions: number): EconomyRun {
   return {
     run,
     calls: totals.calls,
     maxContextTokens: totals.maxContextTokens,
     compactions,
-    inputTokens: totals.inputTokens + totals.summarizationInputTokens,
+    inputTokens: totals.inputTokens,
     summarizationInputTokens: totals.summarizationInputTokens,
-    costUnits,
+    costUnits: totals.costUnits,
   };
-}
-
-/**
- * Our cost units with the first call billed as Claude Code billed it. That call is the
- * same prompt on both sides (nothing is compacted before it), but Claude Code read most
- * of it from a cache its earlier sessions wrote, which the replay cannot know about.
- */
-function costWithRecordedFirstCall(figures: ReplayFigures, recording: Recording): number {
-  const ours = figures.calls[0];
-  const recorded = recording.calls[0];
-  if (!ours || !recorded) return figures.totals.ours.costUnits;
-  const oursFirst = costUnits({
-    input: 0,
-    cacheWrite: ours.cacheWrite,
-    cacheRead: ours.cacheRead,
-    output: ours.output,
-  });
-  return Math.round(figures.totals.ours.costUnits - oursFirst + costUnits(recordedBilledTokens(recorded.usage)));
 }
 
 function cacheModelRatio(figures: ReplayFigures, recording: Recording): EconomySession['cacheModelRatio'] {
@@ -104,12 +87,7 @@ export async function measureEconomy(
     });
     replays.push({
       preset: name,
-      run: fromTotals(
-        `@compaction ${name}`,
-        figures.totals.ours,
-        figures.compactions.length,
-        costWithRecordedFirstCall(figures, recording),
-      ),
+      run: fromTotals(`@compaction ${name}`, figures.totals.ours, figures.compactions.length),
       strategies: figures.compactions.map((compaction) => compaction.strategy),
     });
     cacheModel ??= cacheModelRatio(figures, recording);

@@ -7,9 +7,7 @@ export const APP_DIR = fileURLToPath(new URL('../../', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** The shared Claude Code transcripts: `<repo>/fixtures/claude-code/`. */
-export const DEFAULT_FIXTURES_DIR = fileURLToPath(
-  new URL('../../../../fixtures/claude-code/', import.meta.url),
-);
+export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL('../../../../fixtures/claude-code/', import.meta.url));
 
 /** Where the HTML report goes unless `--out` says otherwise: `apps/demo/out/report.html`. */
 export const DEFAULT_REPORT_FILE = fileURLToPath(new URL('../../out/report.html', import.meta.url));

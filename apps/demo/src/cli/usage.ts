@@ -2,10 +2,11 @@
 export const USAGE = `compaction-demo — runs @compaction on scripted and recorded agent sessions
 
 Usage:
-  compaction-demo demo [--fixtures <dir>] [--session <file>] [--out <file>]
-      A scripted long coding session through each adapter (context per turn without and
-      with compaction), a real Claude Code session replayed beside our compaction, and an
-      HTML report. Offline, under a minute.
+  compaction-demo demo [--fixtures <dir>] [--session <file>] [--out <file>] [--detail]
+      A scripted long coding session through each adapter (one row each: compactions,
+      largest context, input tokens, errors, calls above the trigger), a real Claude Code
+      session replayed beside our compaction (a summary; --detail adds the per-turn and
+      per-call tables), and an HTML report with the rest. Offline, under a minute.
   compaction-demo replay <file> [--adapter core|ai-sdk|langchain|langchain-memory|mastra] [--trigger N]
       [--keep N] [--window N] [--json] [--out <file>] [--no-report]
       Replays a recording (Claude Code JSONL or compaction-session JSON) and compares the

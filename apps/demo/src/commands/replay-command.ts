@@ -56,8 +56,6 @@ export async function replayCommand(args: readonly string[], io: CliIo): Promise
     return;
   }
   const lines = [...formatReplayHeader(figures), '', ...formatReplayTable(figures), '', ...formatReplayTotals(figures)];
-  for (const error of figures.compactionErrors)
-    lines.push(`  compaction before call ${error.beforeCall} failed: ${error.message}`);
   if (reportPath) lines.push('', `Report: ${reportPath}`);
   io.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -1,64 +1,10 @@
 import { getContextWindow, resolveSettings, triggerTokens } from '@compaction/core';
 import type { Recording } from '../recording/recording.js';
-import { costUnits, recordedBilledTokens } from './cost-units.js';
-import type { ReplayFigures, ReplayTotals } from './replay-figures.js';
+import type { ReplayFigures } from './replay-figures.js';
+import { replayNotes } from './replay-notes.js';
 import type { ReplayRun } from './replay-result.js';
+import { oursTotals, recordedTotals } from './replay-totals.js';
 import type { RunReplayOptions } from './run-replay.js';
-
-function recordedTotals(recording: Recording): ReplayTotals | null {
-  if (recording.calls.length === 0) return null;
-  let cost = 0;
-  const totals: ReplayTotals = {
-    calls: recording.calls.length,
-    inputTokens: 0,
-    maxContextTokens: 0,
-    outputTokens: 0,
-    summarizationCalls: recording.summarizationCalls.length,
-    summarizationInputTokens: 0,
-    summarizationOutputTokens: 0,
-    costUnits: 0,
-  };
-  for (const call of recording.calls) {
-    totals.inputTokens += call.contextTokens;
-    totals.maxContextTokens = Math.max(totals.maxContextTokens, call.contextTokens);
-    totals.outputTokens += call.usage.outputTokens;
-    cost += costUnits(recordedBilledTokens(call.usage));
-  }
-  for (const call of recording.summarizationCalls) {
-    totals.summarizationInputTokens += call.contextTokens;
-    totals.summarizationOutputTokens += call.usage.outputTokens;
-    cost += costUnits(recordedBilledTokens(call.usage));
-  }
-  totals.costUnits = Math.round(cost);
-  return totals;
-}
-
-function oursTotals(run: ReplayRun): ReplayTotals {
-  let cost = 0;
-  const totals: ReplayTotals = {
-    calls: run.calls.length,
-    inputTokens: 0,
-    maxContextTokens: 0,
-    outputTokens: 0,
-    summarizationCalls: run.summarizations.length,
-    summarizationInputTokens: 0,
-    summarizationOutputTokens: 0,
-    costUnits: 0,
-  };
-  for (const call of run.calls) {
-    totals.inputTokens += call.ours;
-    totals.maxContextTokens = Math.max(totals.maxContextTokens, call.ours);
-    totals.outputTokens += call.outputTokens;
-    cost += costUnits({ input: 0, cacheWrite: call.cacheWrite, cacheRead: call.cacheRead, output: call.outputTokens });
-  }
-  for (const summary of run.summarizations) {
-    totals.summarizationInputTokens += summary.inputTokens;
-    totals.summarizationOutputTokens += summary.outputTokens;
-    cost += costUnits({ input: summary.inputTokens, cacheWrite: 0, cacheRead: 0, output: summary.outputTokens });
-  }
-  totals.costUnits = Math.round(cost);
-  return totals;
-}
 
 /** The call (1-based) a recorded compaction came before: the first call at or after its message. */
 function callAfter(recording: Recording, run: ReplayRun, messageIndex: number): number | null {
@@ -68,8 +14,10 @@ function callAfter(recording: Recording, run: ReplayRun, messageIndex: number): 
 }
 
 /**
- * The figures of a replay: per call recorded beside ours, the compactions of both, and
- * the totals with cache-aware cost units (see `COST_WEIGHTS`).
+ * The figures of a replay: per call recorded beside ours, the compactions of both, every
+ * compaction error and call above the trigger, and the totals with cache-aware cost
+ * units (see `COST_WEIGHTS` and `oursTotals`). The demo, the report and the benchmarks
+ * all read their figures from here.
  */
 export function buildReplayFigures(
   recording: Recording,
@@ -78,7 +26,8 @@ export function buildReplayFigures(
 ): ReplayFigures {
   const settings = resolveSettings(options.settings, getContextWindow(options.model));
   const oursByCall = new Map(run.calls.map((call) => [call.call, call.ours]));
-  return {
+  const trigger = triggerTokens(settings);
+  const figures: ReplayFigures = {
     file: recording.file,
     format: recording.format,
     ...(recording.name === undefined ? {} : { name: recording.name }),
@@ -86,7 +35,7 @@ export function buildReplayFigures(
     adapter: run.adapter,
     settings: {
       contextWindow: settings.contextWindow,
-      triggerTokens: triggerTokens(settings),
+      triggerTokens: trigger,
       keepRecentTokens: settings.keepRecentTokens,
       reserveTokens: settings.reserveTokens,
     },
@@ -114,13 +63,19 @@ export function buildReplayFigures(
       summary: compaction.summary,
     })),
     compactionErrors: run.compactionErrors,
+    overTriggerCalls: run.calls
+      .filter((call) => call.ours > trigger)
+      .map((call) => ({ call: call.call, tokens: call.ours })),
+    notes: [],
     recordedCompactions: recording.compactions.map((compaction) => ({
       beforeCall: callAfter(recording, run, compaction.messageIndex),
       preTokens: compaction.preTokens ?? null,
       trigger: compaction.trigger ?? null,
       summary: compaction.summary,
     })),
-    totals: { recorded: recordedTotals(recording), ours: oursTotals(run) },
+    totals: { recorded: recordedTotals(recording), ours: oursTotals(run, recording) },
     warnings: recording.warnings,
   };
+  figures.notes = replayNotes(figures);
+  return figures;
 }

@@ -19,12 +19,12 @@ function totalsTable(section: ReportSection): string {
   const { recorded, ours } = section.figures.totals;
   const row = (
     label: string,
-    key: 'inputTokens' | 'maxContextTokens' | 'summarizationInputTokens' | 'costUnits',
+    key: 'inputTokens' | 'callInputTokens' | 'maxContextTokens' | 'summarizationInputTokens' | 'costUnits',
   ): string => {
     const recordedValue = recorded?.[key];
     return `<tr data-figure="${key}"><td>${label}</td><td class="recorded">${recordedValue === undefined ? '—' : formatTokens(recordedValue)}</td><td class="ours">${formatTokens(ours[key])}</td><td>${recordedValue === undefined ? '' : formatChange(recordedValue, ours[key])}</td></tr>`;
   };
-  return `<table class="totals" id="${section.id}-totals"><thead><tr><th></th><th>${escapeHtml(section.recordedLabel ?? 'recorded')}</th><th>ours</th><th>change</th></tr></thead><tbody>${row('total input tokens', 'inputTokens')}${row('largest context', 'maxContextTokens')}${row('summarization input', 'summarizationInputTokens')}${row('cost units', 'costUnits')}</tbody></table>`;
+  return `<table class="totals" id="${section.id}-totals"><thead><tr><th></th><th>${escapeHtml(section.recordedLabel ?? 'recorded')}</th><th>ours</th><th>change</th></tr></thead><tbody>${row('input tokens (summaries included)', 'inputTokens')}${row('… of which model calls', 'callInputTokens')}${row('… of which summaries', 'summarizationInputTokens')}${row('largest context', 'maxContextTokens')}${row('cost units', 'costUnits')}</tbody></table>`;
 }
 
 function compactionsList(section: ReportSection): string {
@@ -37,6 +37,35 @@ function compactionsList(section: ReportSection): string {
     return `<li class="compaction" id="${section.id}-compaction-${index + 1}" data-before-call="${compaction.beforeCall}" data-strategy="${escapeHtml(String(compaction.strategy))}">Before call ${compaction.beforeCall}: ${escapeHtml(formatCompaction(compaction))}${summary}</li>`;
   });
   return `<ol class="compactions" id="${section.id}-compactions">${items.join('')}</ol>`;
+}
+
+/**
+ * What went wrong, where a reader looks first: a status line (`p.status`, `data-errors`,
+ * `data-over-trigger`) and, when anything did, every compaction error
+ * (`ol.compaction-errors > li.compaction-error`, `data-before-call`) and the calls that
+ * sent more than the trigger (`p.over-trigger`).
+ */
+function problems(section: ReportSection): string {
+  const { compactionErrors, overTriggerCalls, settings, notes } = section.figures;
+  const ok = compactionErrors.length === 0 && overTriggerCalls.length === 0;
+  const status = `<p class="status ${ok ? 'ok' : 'problem'}" id="${section.id}-status" data-errors="${compactionErrors.length}" data-over-trigger="${overTriggerCalls.length}">${compactionErrors.length} compaction error${compactionErrors.length === 1 ? '' : 's'} · ${overTriggerCalls.length} call${overTriggerCalls.length === 1 ? '' : 's'} above the trigger of ${formatTokens(settings.triggerTokens)} tokens</p>`;
+  const errors =
+    compactionErrors.length === 0
+      ? ''
+      : `<ol class="compaction-errors" id="${section.id}-errors">${compactionErrors
+          .map(
+            (error) =>
+              `<li class="compaction-error" data-before-call="${error.beforeCall}">Before call ${error.beforeCall}: ${escapeHtml(error.message)}</li>`,
+          )
+          .join('')}</ol>`;
+  const over =
+    overTriggerCalls.length === 0
+      ? ''
+      : `<p class="over-trigger">Above the trigger: ${overTriggerCalls
+          .map((call) => `call ${call.call} (${formatTokens(call.tokens)})`)
+          .join(', ')}.</p>`;
+  const noteItems = notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('');
+  return `${status}${errors}${over}${noteItems}`;
 }
 
 function recordedSummaries(section: ReportSection): string {
@@ -56,12 +85,15 @@ function renderSection(section: ReportSection): string {
     hasRecorded ? `<span class="recorded"><i></i>${escapeHtml(section.recordedLabel ?? 'recorded')}</span>` : '',
     '<span class="uncompacted"><i></i>full history (no compaction)</span>',
     '<span class="ours"><i></i>with compaction (ours)</span>',
-    '<span class="marker"><i></i>compaction</span>',
+    '<span class="marker"><i></i>compaction (took effect on this call; the drop from the context it found)</span>',
     '<span class="trigger"><i></i>trigger</span>',
+    '<span class="over"><i></i>call above the trigger</span>',
+    '<span class="error"><i></i>compaction error</span>',
   ].join('');
   return `<section class="replay" id="${section.id}" data-adapter="${figures.adapter}">
 <h2>${escapeHtml(section.title)}</h2>
 <p class="meta">${escapeHtml(`${figures.calls.length} model calls through ${figures.adapter}; window ${formatTokens(figures.settings.contextWindow)}, trigger ${formatTokens(figures.settings.triggerTokens)}, keep ${formatTokens(figures.settings.keepRecentTokens)}`)}</p>
+${problems(section)}
 ${totalsTable(section)}
 <figure class="chart">${renderContextChart(figures, `${section.id}-chart`)}<figcaption class="legend">${legend}</figcaption></figure>
 <h3>Compactions</h3>
@@ -81,7 +113,7 @@ export function renderReport(title: string, sections: readonly ReportSection[]):
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${REPORT_STYLES}</style></head>
 <body><main>
 <h1>${escapeHtml(title)}</h1>
-<p class="meta">Cost units: input ×1, cache write ×1.25, cache read ×0.1, output ×5. Ours assumes the provider caches the longest unchanged prefix of the previous call's prompt; summaries count as model calls.</p>
+<p class="meta">Cost units: input ×1, cache write ×1.25, cache read ×0.1, output ×5. Ours assumes the provider caches the longest unchanged prefix of the previous call's prompt; summaries count as model calls; the first call is billed as recorded on both sides. Input tokens include the summarization calls on both sides.</p>
 ${sections.map(renderSection).join('\n')}
 </main></body>
 </html>

@@ -91,8 +91,8 @@ const TURNS: ScriptedTurn[] = [
   {
     user: 'Add compaction_store.rs and wire it into the gateway.',
     steps: [
-      { say: 'Writing the store.', tools: [edit('crates/coop-gateway/src/compaction_store.rs', 60)] },
-      { say: 'Wiring it into run_turn_with_trust.', tools: [edit('crates/coop-gateway/src/gateway.rs', 50)] },
+      { say: 'Writing the store.', tools: [edit('crates/coop-gateway/src/compaction_store.rs', 220)] },
+      { say: 'Wiring it into run_turn_with_trust.', tools: [edit('crates/coop-gateway/src/gateway.rs', 200)] },
       { say: 'The gateway now checks should_compact before each turn and builds the context from the stored state.' },
     ],
   },
@@ -121,7 +121,7 @@ const TURNS: ScriptedTurn[] = [
     steps: [
       {
         say: 'Adding the spans.',
-        tools: [edit('crates/coop-gateway/src/compaction.rs', 20), edit('crates/coop-gateway/src/gateway.rs', 10)],
+        tools: [edit('crates/coop-gateway/src/compaction.rs', 120), edit('crates/coop-gateway/src/gateway.rs', 60)],
       },
       { say: 'Checking it builds.', tools: [bash('cargo build', 'Finished dev target(s) in 12.0s')] },
       { say: 'The compaction span records messages_to_summarize, cut_index and tokens_before.' },
@@ -154,7 +154,7 @@ export const SCRIPTED_SETTINGS: Partial<CompactionSettings> = Object.freeze({
 /**
  * The scripted long coding session of the demo, shaped like seed 000's trace: a pinned
  * system prompt, nine turns, files read early, the context growing turn by turn (to
- * ~100K tokens uncompacted). Every assistant message is one model call.
+ * ~130K tokens uncompacted), big edits late (tool-call inputs no pruning clears). Every assistant message is one model call.
  */
 export function scriptedCodingSession(): Message[] {
   const messages: Message[] = [{ id: 'system', role: 'system', parts: [{ type: 'text', text: SYSTEM_PROMPT }] }];
