@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { int, table } from './render/markdown.ts';
 import { type ImportCostResult, renderImportCost } from './render/render-import-cost.ts';
 import { type CorePrepareResult, type OverheadResult, renderOverhead } from './render/render-overhead.ts';
+import { renderScale, type ScaleResult } from './render/render-scale.ts';
 import { renderTableResult, type TableResult } from './render/render-table-result.ts';
 import { renderTokenizers, type TokenizersResult } from './render/render-tokenizers.ts';
 import { type ResultHeader, readResult } from './render/result-files.ts';
@@ -29,10 +30,12 @@ export function renderBenchmarks(dir: string, now = new Date()): string {
   const economy = readResult<TableResult>(dir, 'economy');
   const retention = readResult<TableResult>(dir, 'retention');
   const importCost = readResult<ImportCostResult>(dir, 'import-cost');
+  const scale = readResult<ScaleResult>(dir, 'scale');
   const headed: ResultHeader[] = [core, overhead, tokenizers].filter((result) => result !== undefined);
   const sections = [
     header(headed, now),
     renderOverhead(core, overhead),
+    renderScale(scale),
     renderTokenizers(tokenizers),
     renderTableResult('3. Token economy', economy, 'cd benchmarks && node src/economy/economy.bench.ts'),
     renderTableResult('4. Retention', retention, 'cd benchmarks && node src/retention/retention.bench.ts'),

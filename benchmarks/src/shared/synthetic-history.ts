@@ -113,3 +113,44 @@ export function appendedMessage(index: number): Message {
     parts: [{ type: 'text', text: `(${index}) ${slice(prose, index, 1_000)}` }],
   };
 }
+
+/**
+ * Message `index` of conversation `conversation`: `syntheticMessage(index)` with
+ * ids (`c<conversation>-m<index>`, tool calls too) and texts of its own (each
+ * text starts with the conversation's tag), so that conversations neither share
+ * ids nor content while costing the same to convert and count. Each text is a
+ * string of its own, flat, as an application has it from its database or from
+ * JSON (not a slice of a shared pool, which V8 would flatten on first read and
+ * so charge to whoever reads it first).
+ */
+export function conversationMessage(conversation: number, index: number, appended = false): Message {
+  const message = appended ? appendedMessage(index) : syntheticMessage(index);
+  const tag = `[c${conversation}] `;
+  const own = (text: string): string => JSON.parse(JSON.stringify(`${tag}${text}`)) as string;
+  return {
+    id: `c${conversation}-${message.id}`,
+    role: message.role,
+    parts: message.parts.map((part) => {
+      switch (part.type) {
+        case 'text':
+          return { ...part, text: own(part.text) };
+        case 'tool-call':
+          return { ...part, toolCallId: `c${conversation}-${part.toolCallId}` };
+        case 'tool-result':
+          return {
+            ...part,
+            toolCallId: `c${conversation}-${part.toolCallId}`,
+            output: typeof part.output === 'string' ? own(part.output) : part.output,
+          };
+        default:
+          return part;
+      }
+    }),
+  };
+}
+
+/** The first `count` messages of conversation `conversation` (see {@link conversationMessage}), whole turns. */
+export function conversationHistory(conversation: number, count: number): Message[] {
+  const whole = Math.ceil(count / TURN.length) * TURN.length;
+  return Array.from({ length: whole }, (_, index) => conversationMessage(conversation, index));
+}
