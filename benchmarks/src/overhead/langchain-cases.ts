@@ -13,15 +13,18 @@ type Handler = (request: unknown) => Promise<AIMessage>;
 type WrapModelCall = (request: unknown, handler: Handler) => Promise<AIMessage | Command>;
 type BeforeModel = (state: State, runtime: unknown) => Promise<unknown>;
 
-/** A growing LangChain conversation: the history, then one new message per call. */
-function conversation(input: CaseInput, start = input.history.length) {
+/**
+ * A growing LangChain conversation: the history, then one new message per call
+ * (of content of its own with a `variant`: see `appendedMessage`).
+ */
+function conversation(input: CaseInput, start = input.history.length, variant?: string) {
   let messages = fromCoreMessages(input.history);
   let next = start;
   return {
     messages: () => messages,
     next: () => next,
     grow(): BaseMessage[] {
-      messages = messages.concat(fromCoreMessages([appendedMessage(next++)]));
+      messages = messages.concat(fromCoreMessages([appendedMessage(next++, variant)]));
       return messages;
     },
   };
@@ -125,7 +128,8 @@ export const langchainCases: BenchCase[] = [
     cost: 'slow',
     note: '`getMessages()` after one new message was added to the wrapped in-memory history',
     async run(input) {
-      const calls = conversation(input);
+      // New messages of its own: the middleware case ran first in this process and counted the plain ones.
+      const calls = conversation(input, input.history.length, 'history');
       const history = compactingHistory(NO_COMPACTION, calls.messages());
       await history.getMessages();
       const stats = await measure(

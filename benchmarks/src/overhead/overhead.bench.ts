@@ -35,16 +35,16 @@ function plan(cost: CaseCost, size: number): [number, number] {
       [200, 20],
       [200, 20],
     ],
+    // Enough calls at 10,000 messages for a stable median (3–10 read 7.5 ms one run, 2.97 ms the next).
     medium: [
       [50, 5],
-      [20, 3],
-      [10, 2],
+      [40, 4],
+      [40, 4],
     ],
-    // At 10,000 messages the JIT is warm from the smaller sizes: slow calls (seconds) skip the warm-up.
     slow: [
       [20, 2],
-      [5, 1],
-      [3, 0],
+      [15, 2],
+      [15, 2],
     ],
     quadratic: [
       [20, 2],

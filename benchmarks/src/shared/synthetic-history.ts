@@ -103,14 +103,17 @@ export function syntheticHistory(count: number): Message[] {
  * A plain text message of ~250 tokens that continues the conversation after
  * message `index - 1` (role alternates user/assistant), the "one new message"
  * appended before each measured call. It has no tool call, so the history stays
- * paired whatever was appended before it.
+ * paired whatever was appended before it. A `variant` gives it content of its
+ * own (same id, same length within a few characters), for a case that must
+ * count its new messages although another case in the process counted the plain ones.
  */
-export function appendedMessage(index: number): Message {
+export function appendedMessage(index: number, variant?: string): Message {
   const { prose } = textPools();
+  const label = variant === undefined ? `${index}` : `${index} ${variant}`;
   return {
     id: `m${index}`,
     role: index % 2 === 0 ? 'user' : 'assistant',
-    parts: [{ type: 'text', text: `(${index}) ${slice(prose, index, 1_000)}` }],
+    parts: [{ type: 'text', text: `(${label}) ${slice(prose, index, 1_000)}` }],
   };
 }
 
