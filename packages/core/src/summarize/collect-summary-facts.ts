@@ -1,3 +1,4 @@
+import { isTurnStart, messageText } from '../messages/message-helpers.js';
 import type { Message, ToolCallPart } from '../messages/types.js';
 import { codeIdentifiers } from './code-identifiers.js';
 import { commandHead, commandOf, commandOutcome, isCheckCommand } from './command-facts.js';
@@ -99,6 +100,10 @@ export function collectSummaryFacts(messages: readonly Message[]): SummaryFacts 
       if (request !== undefined) {
         facts.requests.push(oneLine(request));
         facts.lastRequest = request;
+      } else if (isTurnStart(message) && message.metadata?.synthetic !== true) {
+        // Harness-injected text (a background task's notice, a reminder): context, not a request.
+        const notice = oneLine(messageText(message));
+        if (notice) facts.notices.push({ text: notice, at });
       }
     } else if (message.role === 'assistant') {
       const text = message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');

@@ -147,6 +147,7 @@ function assemble(
   }
   const focus = options.instructions?.trim() ? [...focusLines(facts, options.instructions), ''] : [];
   const commands = section('commands', '');
+  const notices = section('notices', '');
   const earlier = section('earlier', '');
   const body = sections([
     ['## Goal', [shorten(facts.goal ?? '(no user request in the summarized messages)', level.requestChars)]],
@@ -174,6 +175,7 @@ function assemble(
         ...(requests.length > 0 ? requests : ['- (none)']),
         ...rootLine,
         ...(commands.length > 0 ? ['', '### Commands Run', ...commands] : []),
+        ...(notices.length > 0 ? ['', '### Harness Notices', ...notices] : []),
         ...(earlier.length > 0 ? ['', '### Earlier Context', ...earlier] : []),
       ],
     ],

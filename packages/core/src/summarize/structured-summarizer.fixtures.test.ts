@@ -112,6 +112,12 @@ describe('structured summary of a small recorded session', () => {
       - \`mix phx.server\` — Start Phoenix server in background → ok
       - \`tail -5 /tmp/claude-1000/-home-marco-projects-spotter/tasks/bae407b.output\` — Check Phoenix startup output → ok
 
+      ### Harness Notices
+      - harness notice (quoted data): "[Request interrupted by user]"
+      - harness notice (quoted data): "<command-name>/mcp</command-name> <command-message>mcp</command-message> <command-args></command-args>"
+      - harness notice (quoted data): "<local-command-stdout>Reconnected to tidewave.</local-command-stdout>"
+      - harness notice (quoted data): "[Request interrupted by user]"
+
       <read-files>
       /home/marco/projects/spotter/assets/js/app.js
       </read-files>
@@ -174,6 +180,10 @@ describe('structured summary of a small recorded session', () => {
       - \`bd create --title="Install quality tools and configure Credo" --type=task --priority=2 --parent=spotter-0p7 --description="Install Credo, Dialyxir, and mix_audi…\` → ok
       - \`bd create --title="Add mix quality alias" --type=task --priority=2 --parent=spotter-0p7 --description="Add a mix quality alias to mix.exs that runs all three qu…\` → ok
       - \`bd dep add spotter-0p7.2 spotter-0p7.1\` → ok
+
+      ### Harness Notices
+      - harness notice (quoted data): "<command-message>handgemacht:create-beads</command-message> <command-name>/handgemacht:create-beads</command-name> <command-args>websearch to learn how to fastest setup credo, dialyzer, mix_audit (bas…"
+      - harness notice (quoted data): "[Request interrupted by user]"
 
       <read-files>
       /home/marco/projects/spotter/mix.exs

@@ -82,6 +82,8 @@ export type SummaryFacts = {
   statements: string[];
   /** The assistant's sentences of intent and decision, with their place in the span (empty when read back). */
   intents: StatementFact[];
+  /** Text a harness injected as user messages (task notices, reminders), one line each: data, never requests. */
+  notices: StatementFact[];
   /** Where the span stopped: the assistant's last text, one line, and whether intents came from it. */
   lastStatement?: StatementFact & { hasIntent: boolean };
   /** Files the span changed, in the order they last changed. */
@@ -109,6 +111,7 @@ export function emptySummaryFacts(): SummaryFacts {
     succeededSubjects: new Set(),
     statements: [],
     intents: [],
+    notices: [],
     files: [],
     commands: [],
     todos: [],

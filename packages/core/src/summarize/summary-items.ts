@@ -1,4 +1,5 @@
 import { commandHead } from './command-facts.js';
+import { quoteToolText } from './quote-tool-text.js';
 import {
   codeSpan,
   commandLine,
@@ -10,7 +11,15 @@ import {
 import { type FileChangeFact, type SummaryFacts, shorten } from './summary-facts.js';
 
 /** Where an item goes in the summary. */
-export type SummarySection = 'done' | 'inProgress' | 'blocked' | 'decisions' | 'next' | 'commands' | 'earlier';
+export type SummarySection =
+  | 'done'
+  | 'inProgress'
+  | 'blocked'
+  | 'decisions'
+  | 'next'
+  | 'commands'
+  | 'notices'
+  | 'earlier';
 
 /**
  * One optional line of a structured summary, with what it is worth: `weight` for its kind
@@ -109,6 +118,15 @@ export function summaryItems(facts: SummaryFacts, root: string | undefined): Sum
       order: 3 + index / 1000,
       weight: todo.status === 'completed' ? 0.5 : 3,
       at: 1,
+    });
+  }
+  for (const notice of facts.notices) {
+    items.push({
+      section: 'notices',
+      text: `- ${quoteToolText('harness notice', notice.text, TOOL_TEXT_CHARS)}`,
+      order: notice.at,
+      weight: 0.3,
+      at: notice.at,
     });
   }
   for (const [index, line] of facts.carried.entries()) {
