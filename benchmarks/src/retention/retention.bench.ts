@@ -23,6 +23,7 @@ import { recordedSummaries } from './recorded-summary.ts';
 import { sessionCwd } from './session-cwd.ts';
 import { spanFacts } from './span-facts.ts';
 import { structuredSpanSummary } from './structured-span-summary.ts';
+import { structuredUpdateCost } from './summary-cost.ts';
 import { type Kept, REQUEST_PREFIX_CHARS, type SummaryRetention, summaryRetention } from './summary-retention.ts';
 
 const BUDGETS = [DEFAULT_STRUCTURED_BUDGET, COMPACT_STRUCTURED_BUDGET] as const;
@@ -149,6 +150,31 @@ for (const file of sessionFiles()) {
     }
   }
   process.stderr.write(`retention: ${sessionLabel(file)} done\n`);
+}
+// Issue 14 (r12): one stacked update costs what its span costs, whatever the session's age.
+{
+  const ages = isTinyRun() ? [100, 400] : [100, 1000, 4000];
+  const costs = [];
+  for (const age of ages) costs.push(await structuredUpdateCost(age, { maxTokens: COMPACT_STRUCTURED_BUDGET }));
+  const first = costs[0]!;
+  const last = costs[costs.length - 1]!;
+  notes.push(
+    `Cost of one structured update (a 50-turn span, ${COMPACT_STRUCTURED_BUDGET.toLocaleString('en-US')}-token budget) after stacked compactions of a generated coding chat: ` +
+      costs
+        .map(
+          (cost) =>
+            `${cost.age.toLocaleString('en-US')} earlier turns ${cost.medianMs.toFixed(1)} ms (summary ${cost.summaryTokens.toLocaleString('en-US')} tokens)`,
+        )
+        .join('; ') +
+      ' (median of 7).',
+  );
+  targets.push({
+    target: `a structured update after ${last.age.toLocaleString('en-US')} earlier turns costs at most 2× one after ${first.age.toLocaleString('en-US')}, and every summary stays within its budget`,
+    holds:
+      last.medianMs <= 2 * Math.max(first.medianMs, 1) &&
+      costs.every((cost) => cost.summaryTokens <= COMPACT_STRUCTURED_BUDGET),
+    detail: `${first.medianMs.toFixed(1)} ms → ${last.medianMs.toFixed(1)} ms; largest summary ${Math.max(...costs.map((cost) => cost.summaryTokens)).toLocaleString('en-US')} tokens`,
+  });
 }
 notes.unshift(
   "Spans: every message before Claude Code's compact_boundary, as core imports them (parseClaudeCodeSession). " +

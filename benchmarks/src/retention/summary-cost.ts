@@ -1,0 +1,98 @@
+import {
+  extractFileOperations,
+  type FileOperations,
+  gptTokenizerCounter,
+  type Message,
+  mergeFileOperations,
+  structuredSummarizer,
+} from '@compaction/core';
+
+/** One turn of a generated coding chat: a request, an intent with an edit, its result. */
+function turn(index: number): Message[] {
+  return [
+    {
+      id: `u${index}`,
+      role: 'user',
+      parts: [{ type: 'text', text: `Question ${index}: status of ticket ${index}? See src/ticket_${index}.ts` }],
+    },
+    {
+      id: `a${index}`,
+      role: 'assistant',
+      parts: [
+        { type: 'text', text: `I'll update \`src/ticket_${index}.ts\` because the ticket points there.` },
+        {
+          type: 'tool-call',
+          toolCallId: `k${index}`,
+          toolName: 'Edit',
+          input: {
+            file_path: `src/ticket_${index}.ts`,
+            old_string: 'a',
+            new_string: `export const ticket_${index} = 1;`,
+          },
+        },
+      ],
+    },
+    {
+      id: `r${index}`,
+      role: 'tool',
+      parts: [{ type: 'tool-result', toolCallId: `k${index}`, toolName: 'Edit', output: 'ok' }],
+    },
+  ];
+}
+
+function span(from: number, turns: number): Message[] {
+  return Array.from({ length: turns }, (_, offset) => turn(from + offset)).flat();
+}
+
+/** What one stacked update costs after `age` earlier turns. */
+export type SummaryCost = { age: number; summaryTokens: number; medianMs: number };
+
+/**
+ * The cost of one structured update of the same-sized span (`spanTurns` turns) after `age`
+ * earlier turns, themselves summarized by stacked updates of `spanTurns` turns each: the
+ * median of `runs` timed calls, and the size of the summary it updates. The cost should
+ * depend on the span, not on the age (issue 14, r12).
+ */
+export async function structuredUpdateCost(
+  age: number,
+  options: { maxTokens: number; spanTurns?: number; runs?: number },
+): Promise<SummaryCost> {
+  const spanTurns = options.spanTurns ?? 50;
+  const counter = gptTokenizerCounter();
+  const summarizer = structuredSummarizer({ maxTokens: options.maxTokens });
+  let summary: string | undefined;
+  let fileOps: FileOperations = { read: [], modified: [] };
+  for (let start = 0; start < age; start += spanTurns) {
+    const messages = span(start, spanTurns);
+    fileOps = mergeFileOperations(fileOps, extractFileOperations(messages));
+    summary = await summarizer.summarize({
+      kind: 'history',
+      messages,
+      ...(summary !== undefined ? { previousSummary: summary } : {}),
+      fileOps,
+      replacedTokens: Number.POSITIVE_INFINITY,
+      counter,
+    });
+  }
+  const messages = span(age, spanTurns);
+  const request = {
+    kind: 'history' as const,
+    messages,
+    ...(summary !== undefined ? { previousSummary: summary } : {}),
+    fileOps: mergeFileOperations(fileOps, extractFileOperations(messages)),
+    replacedTokens: Number.POSITIVE_INFINITY,
+    counter,
+  };
+  const times: number[] = [];
+  for (let run = 0; run < (options.runs ?? 7); run++) {
+    const started = performance.now();
+    await summarizer.summarize(request);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return {
+    age,
+    summaryTokens: summary === undefined ? 0 : counter.countText(summary),
+    medianMs: times[Math.floor(times.length / 2)] ?? 0,
+  };
+}
