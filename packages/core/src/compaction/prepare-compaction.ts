@@ -1,7 +1,8 @@
 import { InvalidStateError } from '../errors/invalid-state-error.js';
-import { isPinned, lastUserRequest } from '../messages/message-helpers.js';
+import { isPinned } from '../messages/message-helpers.js';
 import type { Message } from '../messages/types.js';
 import type { ResolvedSettings } from '../settings/compaction-settings.js';
+import { lastGenuineRequest } from '../summarize/harness-text.js';
 import type { CompactionState } from './compaction-state.js';
 import { findCutPoint } from './find-cut-point.js';
 import { prunableToolCallIds as findPrunableToolCallIds } from './prunable-tool-call-ids.js';
@@ -24,7 +25,7 @@ export type CompactionPlan = {
   previousSummary?: string;
   /** Tool calls whose outputs the cheap pre-pass would clear (older than the kept range). */
   prunableToolCallIds: string[];
-  /** The most recent user request, carried verbatim into the summary. */
+  /** The most recent genuine user request (harness-injected text is not one), carried verbatim into the summary. */
   lastUserRequest?: string;
 };
 
@@ -100,7 +101,8 @@ export function prepareCompaction(
     prunableToolCallIds,
   };
   if (previous?.summary) plan.previousSummary = previous.summary;
-  const request = lastUserRequest(messages);
+  // The user's own last words: a harness's injected text (`<task-notification>`, …) is not a request.
+  const request = lastGenuineRequest(messages);
   if (request !== undefined) plan.lastUserRequest = request;
   return plan;
 }
