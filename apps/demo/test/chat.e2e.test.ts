@@ -75,6 +75,38 @@ describe('chat offline (replay model)', () => {
     );
     expect(run.stdout).toMatch(/Compactions: [1-9]/);
   });
+
+  it.each([
+    ['1500', '500'],
+    ['1200', '300'],
+    ['2000', '800'],
+    ['0.05', '400'],
+  ])('says one consistent thing per compaction, in one number format (trigger %s, keep %s)', async (trigger, keep) => {
+    const run = await runCli(['chat', '--window', '32k', '--trigger', trigger, '--keep', keep], {
+      input: script(...longTurns, '/stats', '/quit'),
+    });
+    expect(run.code).toBe(0);
+    const triggerTokens = Number(/compacts above ([\d,]+)\)/.exec(run.stdout)![1]!.replaceAll(',', ''));
+    const lines = run.stdout.split('\n');
+    const compactionLines = lines.filter((line) => /^(Conversation compacted|Compaction failed)/.test(line));
+    expect(compactionLines.length).toBeGreaterThan(0);
+    for (const line of compactionLines) {
+      // Thousands separators everywhere, never a bare 1530 beside a 1,440.
+      expect(line).not.toMatch(/\d{4}/);
+      const match = /, ([\d,]+) → ([\d,]+) tokens \((\w+), (\w+)\)(.*)$/.exec(line);
+      if (!match) continue;
+      const [before, after] = [match[1]!, match[2]!].map((figure) => Number(figure.replaceAll(',', '')));
+      expect(after, line).toBeLessThan(before!);
+      // "still above the trigger" exactly when it is, and never a failure said beside a success.
+      expect(match[5]!.includes('still above the trigger'), line).toBe(after! > triggerTokens);
+    }
+    // No step says both that it compacted and that compaction failed.
+    for (let index = 1; index < lines.length; index += 1) {
+      if (lines[index]!.startsWith('Conversation compacted'))
+        expect(lines[index - 1]).not.toMatch(/^Compaction failed/);
+    }
+    expect(run.stdout).not.toMatch(/could not bring the context under the trigger/);
+  });
 });
 
 type Request = {
@@ -168,19 +200,80 @@ describe('chat with an OpenAI-compatible endpoint', () => {
     expect(answered).toHaveLength(12);
   });
 
-  it('fails with one line when the endpoint cannot be reached', async () => {
+  it('prints one error line per message when the endpoint cannot be reached, and the chat goes on', async () => {
     const { baseUrl } = await endpoint(() => '');
     await new Promise<void>((resolve) => server!.close(() => resolve()));
     server = undefined;
     const run = await runCli(['chat'], {
-      input: script('hello'),
+      input: script('hello', 'are you there?', '/stats', '/history', '/quit'),
       env: { COMPACTION_DEMO_BASE_URL: baseUrl, COMPACTION_DEMO_MODEL: 'test-model' },
       fetch: globalThis.fetch,
     });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(
-      new RegExp(`^error: cannot reach ${baseUrl.replaceAll('.', '\\.')}/chat/completions: .+\\n$`),
-    );
+    expect(run.code).toBe(0);
+    const errors = run.stderr.trimEnd().split('\n');
+    expect(errors).toHaveLength(2);
+    for (const line of errors) {
+      expect(line).toMatch(
+        new RegExp(
+          `^error: cannot reach ${baseUrl.replaceAll('.', '\\.')}/chat/completions: .+; your message stays in the history: send another, or /quit$`,
+        ),
+      );
+    }
+    // The chat went on: the commands after the failures ran, and nothing the user typed was lost.
+    expect(run.stdout).toContain('Messages: 2 in the history, 2 in the context');
+    expect(run.stdout).toContain('[user] hello');
+    expect(run.stdout).toContain('[user] are you there?');
+    expect(run.stdout.trimEnd().endsWith('Bye.')).toBe(true);
+  });
+
+  it('an error status from the endpoint is one error line too, and the next message is answered', async () => {
+    let calls = 0;
+    const { baseUrl } = await endpoint(() => 'Back again.');
+    server!.removeAllListeners('request');
+    server!.on('request', (_request, response) => {
+      calls += 1;
+      response.setHeader('content-type', 'application/json');
+      if (calls === 1) {
+        response.statusCode = 503;
+        response.end(JSON.stringify({ error: { message: 'overloaded, try later' } }));
+        return;
+      }
+      response.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Back again.' } }] }));
+    });
+    const run = await runCli(['chat'], {
+      input: script('first', 'second', '/quit'),
+      env: { COMPACTION_DEMO_BASE_URL: baseUrl, COMPACTION_DEMO_MODEL: 'test-model' },
+      fetch: globalThis.fetch,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^error: .*answered 503: .*overloaded, try later.*; your message stays in the history/);
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stdout).toContain('assistant: Back again.');
+  });
+
+  it('shows a working indicator with the seconds elapsed on a terminal while the model answers', async () => {
+    const { baseUrl } = await endpoint(() => 'Slow answer.');
+    server!.removeAllListeners('request');
+    server!.on('request', async (incoming, response) => {
+      for await (const _chunk of incoming) {
+        // drain the body
+      }
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Slow answer.' } }] }));
+    });
+    const run = await runCli(['chat'], {
+      input: script('hello', '/quit'),
+      env: { COMPACTION_DEMO_BASE_URL: baseUrl, COMPACTION_DEMO_MODEL: 'test-model' },
+      fetch: globalThis.fetch,
+      stderrIsTTY: true,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`waiting for test-model at ${baseUrl}… 0.0 s`);
+    expect(run.stderr).toMatch(/waiting for test-model at .*… 0\.[1-9] s/);
+    // Cleared before the answer is printed.
+    expect(run.stderr.endsWith('\r\u001b[2K')).toBe(true);
+    expect(run.stdout).toContain('assistant: Slow answer.');
   });
 
   it('asks for the model name when only the base URL is set', async () => {

@@ -1,0 +1,44 @@
+import type { CompactionEvent } from '@compaction/core';
+import { formatTokens } from '../cli/format-tokens.js';
+
+type EndEvent = Extract<CompactionEvent, { type: 'compaction:end' }>;
+type ErrorEvent = Extract<CompactionEvent, { type: 'compaction:error' }>;
+
+/** Every number of four digits or more in `text` with thousands separators, as the rest of the chat prints them. */
+export function withThousands(text: string): string {
+  return text.replace(/\d{4,}/g, (digits) => formatTokens(Number(digits)));
+}
+
+/**
+ * One line for what the compaction events of one step said (a prepare before a model
+ * call, a `/compact`, an overflow recovery), from their figures, in one number format:
+ * `Conversation compacted: 12 messages → summary, 1,530 → 1,440 tokens (structured,
+ * auto)`, from the first attempt's context to the last result's, and `— still above the
+ * trigger of …` only when it is (with when the next attempt comes: the next message, or
+ * once the context has grown when the engine paused automatic compaction). Without a compaction, `Compaction failed: <reason>` for
+ * the last error. Nothing when no compaction was attempted.
+ */
+export function describeCompaction(events: readonly CompactionEvent[], triggerTokens: number): string[] {
+  const ends = events.filter((event): event is EndEvent => event.type === 'compaction:end');
+  const errors = events.filter((event): event is ErrorEvent => event.type === 'compaction:error');
+  const first = ends[0];
+  const last = ends.at(-1);
+  if (first && last) {
+    const what =
+      last.strategy === 'prune'
+        ? `${last.result.state.prunedToolCallIds.length} old tool outputs cleared`
+        : `${last.messagesSummarized} messages → summary`;
+    const paused = errors
+      .map((error) => /automatic compaction is paused[^;]*/.exec(error.message)?.[0])
+      .findLast((clause) => clause !== undefined);
+    const still =
+      last.trigger !== 'manual' && last.tokensAfter > triggerTokens
+        ? ` — still above the trigger of ${formatTokens(triggerTokens)} tokens; ${paused ? withThousands(paused) : 'the next message tries again'}`
+        : '';
+    return [
+      `Conversation compacted: ${what}, ${formatTokens(first.tokensBefore)} → ${formatTokens(last.tokensAfter)} tokens (${last.strategy}, ${last.trigger})${still}`,
+    ];
+  }
+  const error = errors.at(-1);
+  return error ? [`Compaction failed: ${withThousands(error.message)}`] : [];
+}
