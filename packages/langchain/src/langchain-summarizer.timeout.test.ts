@@ -1,0 +1,31 @@
+import { compact, type Message } from '@compaction/core';
+import { FakeListChatModel } from '@langchain/core/utils/testing';
+import { describe, expect, it } from 'vitest';
+import { langchainSummarizer } from './langchain-summarizer.js';
+
+const history: Message[] = Array.from({ length: 20 }, (_, index) => ({
+  id: `m${index}`,
+  role: index % 2 ? 'assistant' : 'user',
+  parts: [{ type: 'text', text: `m${index} ${'w '.repeat(500)}` }],
+}));
+const settings = { contextWindow: 8000, keepRecentTokens: 1500, reserveTokens: 1000, summaryTimeoutMs: 100 };
+
+/** LangChain's fake chat model that takes far longer than the deadline, and records the signal of each call. */
+class SlowModel extends FakeListChatModel {
+  signals: (AbortSignal | undefined)[] = [];
+  override async _generate(...args: Parameters<FakeListChatModel['_generate']>) {
+    this.signals.push(args[1]?.signal);
+    return super._generate(...args);
+  }
+}
+
+describe('langchainSummarizer under a deadline (r09)', () => {
+  it('a chat model that does not answer in time: its call is aborted and compaction falls back', async () => {
+    const model = new SlowModel({ responses: ['## Goal\n- never used'], sleep: 5_000 });
+    const result = await compact(history, { settings, summarizer: langchainSummarizer(model), force: true });
+    expect(result?.strategy).toBe('structured');
+    expect(result?.fallbacks[0]).toMatchObject({ strategy: 'llm', error: expect.stringMatching(/timeout/) });
+    expect(model.signals.length).toBeGreaterThan(0);
+    expect(model.signals.every((signal) => signal?.aborted)).toBe(true);
+  });
+});

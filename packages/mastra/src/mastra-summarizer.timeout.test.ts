@@ -1,0 +1,37 @@
+import { compact, type Message } from '@compaction/core';
+import type { MastraModelConfig } from '@mastra/core/llm';
+import { MockLanguageModelV4 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { mastraSummarizer } from './mastra-summarizer.js';
+
+const history: Message[] = Array.from({ length: 20 }, (_, index) => ({
+  id: `m${index}`,
+  role: index % 2 ? 'assistant' : 'user',
+  parts: [{ type: 'text', text: `m${index} ${'w '.repeat(500)}` }],
+}));
+const settings = { contextWindow: 8000, keepRecentTokens: 1500, reserveTokens: 1000, summaryTimeoutMs: 200 };
+
+describe('mastraSummarizer under a deadline (r09)', () => {
+  it.each([
+    ['listens to its abort signal', true],
+    ['ignores its abort signal', false],
+  ])(
+    'a model behind a Mastra Agent that never answers and %s: aborted, and compaction falls back',
+    async (_label, listens) => {
+      const signals: (AbortSignal | undefined)[] = [];
+      const model = new MockLanguageModelV4({
+        doGenerate: ({ abortSignal }) =>
+          new Promise((_resolve, reject) => {
+            signals.push(abortSignal);
+            if (listens) abortSignal?.addEventListener('abort', () => reject(abortSignal.reason));
+          }),
+      });
+      const summarizer = mastraSummarizer(model as unknown as MastraModelConfig);
+      const result = await compact(history, { settings, summarizer, force: true });
+      expect(result?.strategy).toBe('structured');
+      expect(result?.fallbacks[0]).toMatchObject({ strategy: 'llm', error: expect.stringMatching(/timeout/) });
+      expect(signals.length).toBeGreaterThan(0);
+      expect(signals.every((signal) => signal?.aborted)).toBe(true);
+    },
+  );
+});
