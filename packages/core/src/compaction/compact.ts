@@ -1,27 +1,18 @@
 import type { Message } from '../messages/types.js';
 import { getContextWindow } from '../models/index.js';
-import {
-  type CompactionSettings,
-  DEFAULT_COMPACTION_SETTINGS,
-  type ResolvedSettings,
-  resolveSettings,
-  triggerTokens,
-} from '../settings/compaction-settings.js';
-import {
-  appendLastRequest,
-  extractFileOperations,
-  type FileToolMap,
-  mergeFileOperations,
-  splitLastRequest,
-} from '../summarize/index.js';
-import { fallbackChain, summarizeWithFallback } from '../summarize/summarize-with-fallback.js';
-import type { FileOperations, SummarizeRequest, Summarizer } from '../summarize/types.js';
+import { type CompactionSettings, type ResolvedSettings, resolveSettings } from '../settings/compaction-settings.js';
+import { extractFileOperations, type FileToolMap, mergeFileOperations } from '../summarize/index.js';
+import { fallbackChain } from '../summarize/summarize-with-fallback.js';
+import type { Summarizer } from '../summarize/types.js';
 import { countMessageTokens, createTokenCache, gptTokenizerCounter } from '../tokens/index.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { buildContext } from './build-context.js';
 import type { CompactionResult, CompactionTrigger } from './compaction-result.js';
-import { COMPACTION_STATE_SCHEMA, type CompactionState, type CompactionStrategy } from './compaction-state.js';
+import type { CompactionState } from './compaction-state.js';
+import { nextState } from './next-state.js';
 import { type CompactionPlan, prepareCompaction } from './prepare-compaction.js';
+import { pruneOnly } from './prune-only.js';
+import { summarizePlan } from './summarize-plan.js';
 
 export type CompactOptions = {
   /** The state of the previous compaction; its summary is updated, not redone. */
@@ -67,21 +58,6 @@ export type CompactOptions = {
   now?: (() => Date) | undefined;
 };
 
-/** The largest share of the context window a summary is asked to fit in. */
-export const SUMMARY_WINDOW_SHARE = 0.05;
-/** The smallest summary size the engine asks for, whatever the window. */
-export const MIN_SUMMARY_TOKENS = 400;
-
-/**
- * Clearing old tool outputs replaces summarizing only when it brings the context
- * down to about where a summary would: under twice `keepRecentTokens` (or a
- * quarter of the trigger, if that is more). A shallower cut would only make the
- * context climb back to the trigger sooner, and every call in between re-reads it.
- */
-export function pruneTargetTokens(settings: ResolvedSettings): number {
-  return Math.max(2 * settings.keepRecentTokens, Math.floor(triggerTokens(settings) / 4));
-}
-
 /**
  * Tokens of the context built from `history` and `state`. Messages taken from
  * the history as they are use `countTokens` (usually an id cache); messages the
@@ -103,12 +79,14 @@ export function contextTokens(
 }
 
 /**
- * Compacts `messages` (the display history, which is not modified). Runs the
- * cheap pre-pass first (clear old tool outputs; enough when it alone brings the
- * context under the trigger), then summarizes: a split turn gets two summaries
- * requested in parallel; with a previous state the summarizer updates the
- * previous summary with only the newly summarized messages. Each summary goes
- * through the fallback chain (the given summarizer → structured → truncate). Returns undefined when there is nothing to compact.
+ * Compacts `messages` (the display history, which is not modified), in steps:
+ * plan the cut (`prepareCompaction`); try the cheap pre-pass (`pruneOnly`:
+ * clear old tool outputs, enough when it alone brings the context down far
+ * enough); else summarize the plan (`summarizePlan`: a split turn gets two
+ * summaries requested in parallel, an update of the previous summary takes only
+ * the newly summarized messages, each through the fallback chain — the given
+ * summarizer → structured → truncate); then build the next state once
+ * (`nextState`). Returns undefined when there is nothing to compact.
  */
 export async function compact(
   messages: readonly Message[],
@@ -119,8 +97,6 @@ export async function compact(
   const settings = resolveSettings(options.settings, getContextWindow(options.model));
   const counter = options.counter ?? gptTokenizerCounter();
   const countTokens = options.countTokens ?? createTokenCache(counter).count;
-  const summarizers = fallbackChain(options.summarizer);
-  const extract = (list: readonly Message[]) => extractFileOperations(list, options.fileToolMap);
   const trigger = options.trigger ?? 'manual';
   const plan =
     options.plan ??
@@ -131,84 +107,46 @@ export async function compact(
     });
   if (!plan) return undefined;
   const toContext = options.toContextTokens ?? ((counted: number) => counted);
-  const tokensBefore = options.tokensBefore ?? toContext(contextTokens(messages, previous, countTokens, counter));
+  const measure = (state: CompactionState | undefined) =>
+    toContext(contextTokens(messages, state, countTokens, counter));
+  const tokensBefore = options.tokensBefore ?? measure(previous);
   const createdAt = (options.now ?? (() => new Date()))().toISOString();
-  const previousFileOps = previous?.fileOps ?? { read: [], modified: [] };
   const version = (previous?.version ?? 0) + 1;
 
   if (settings.pruneToolOutputs && !options.force && !options.instructions && plan.prunableToolCallIds.length > 0) {
-    const pruned = pruneOnly(
-      messages,
-      plan,
-      previous,
-      settings,
-      (list, state) => toContext(contextTokens(list, state, countTokens, counter)),
-      {
-        version,
-        createdAt,
-        tokensBefore,
-        previousFileOps,
-      },
-    );
+    const pruned = pruneOnly({ messages, plan, previous, settings, version, createdAt, tokensBefore, measure });
     if (pruned) return { ...pruned, trigger };
   }
 
   const summarized = [...plan.historyMessages, ...plan.turnPrefixMessages];
-  const fileOps = mergeFileOperations(previousFileOps, extract(summarized));
-  const fallbacks: { strategy: string; error: string }[] = [];
-  const base = {
-    fileOps,
+  const fileOps = mergeFileOperations(
+    previous?.fileOps ?? { read: [], modified: [] },
+    extractFileOperations(summarized, options.fileToolMap),
+  );
+  const { summary, strategy, fallbacks } = await summarizePlan({
+    plan,
+    summarizers: fallbackChain(options.summarizer),
+    settings,
     counter,
-    maxTokens: Math.max(MIN_SUMMARY_TOKENS, Math.floor(settings.contextWindow * SUMMARY_WINDOW_SHARE)),
-    contextWindow: settings.contextWindow,
-    ...(options.instructions ? { instructions: options.instructions } : {}),
-    ...(plan.lastUserRequest !== undefined ? { lastUserRequest: plan.lastUserRequest } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  };
-  const historyRequest: SummarizeRequest | undefined =
-    plan.historyMessages.length > 0 || plan.previousSummary === undefined
-      ? {
-          ...base,
-          kind: 'history',
-          messages: plan.historyMessages,
-          ...(plan.previousSummary !== undefined ? { previousSummary: plan.previousSummary } : {}),
-          replacedTokens:
-            sumTokens(plan.historyMessages, countTokens) +
-            (plan.previousSummary ? counter.countText(plan.previousSummary) : 0),
-        }
-      : undefined;
-  const prefixRequest: SummarizeRequest | undefined = plan.isSplitTurn
-    ? {
-        ...base,
-        kind: 'turn-prefix',
-        messages: plan.turnPrefixMessages,
-        replacedTokens: sumTokens(plan.turnPrefixMessages, countTokens),
-      }
-    : undefined;
-
-  // Every summarizer call has a deadline (summaryTimeoutMs); the chain moves on without it.
-  const chainOptions = { timeoutMs: settings.summaryTimeoutMs ?? DEFAULT_COMPACTION_SETTINGS.summaryTimeoutMs };
-  const [historyResult, prefixResult] = await Promise.all([
-    historyRequest ? summarizeWithFallback(summarizers, historyRequest, fallbacks, chainOptions) : undefined,
-    prefixRequest ? summarizeWithFallback(summarizers, prefixRequest, fallbacks, chainOptions) : undefined,
-  ]);
-  const summary = joinSummaries(historyResult?.text ?? plan.previousSummary, prefixResult?.text);
-  const strategy = worstStrategy(summarizers, [historyResult?.strategy, prefixResult?.strategy]);
-
-  const state: CompactionState = {
-    schema: COMPACTION_STATE_SCHEMA,
-    version,
-    summary,
-    firstKeptMessageId: messages[plan.firstKeptIndex]!.id,
-    summarizedRange: { fromIndex: 0, toIndex: plan.firstKeptIndex - 1, messageCount: plan.firstKeptIndex },
-    prunedToolCallIds: keptToolResults(plan.keptMessages, previous?.prunedToolCallIds ?? []),
+    countTokens,
     fileOps,
-    tokensBefore,
-    tokensAfter: 0,
-    strategy,
-    createdAt,
-  };
-  state.tokensAfter = toContext(contextTokens(messages, state, countTokens, counter));
+    instructions: options.instructions,
+    signal: options.signal,
+  });
+  const state = nextState(
+    {
+      version,
+      summary,
+      firstKeptMessageId: messages[plan.firstKeptIndex]!.id,
+      summarizedRange: { fromIndex: 0, toIndex: plan.firstKeptIndex - 1, messageCount: plan.firstKeptIndex },
+      prunedToolCallIds: keptToolResults(plan.keptMessages, previous?.prunedToolCallIds ?? []),
+      fileOps,
+      tokensBefore,
+      strategy,
+      createdAt,
+    },
+    measure,
+  );
   return {
     state,
     tokensBefore,
@@ -219,77 +157,6 @@ export async function compact(
     fallbacks,
     trigger,
   };
-}
-
-function pruneOnly(
-  messages: readonly Message[],
-  plan: CompactionPlan,
-  previous: CompactionState | undefined,
-  settings: ResolvedSettings,
-  measure: (messages: readonly Message[], state: CompactionState) => number,
-  context: { version: number; createdAt: string; tokensBefore: number; previousFileOps: FileOperations },
-): Omit<CompactionResult, 'trigger'> | undefined {
-  const state: CompactionState = {
-    schema: COMPACTION_STATE_SCHEMA,
-    version: context.version,
-    summary: previous?.summary ?? '',
-    firstKeptMessageId: previous?.firstKeptMessageId ?? messages[0]!.id,
-    summarizedRange: previous?.summarizedRange ?? { fromIndex: 0, toIndex: -1, messageCount: 0 },
-    prunedToolCallIds: [...(previous?.prunedToolCallIds ?? []), ...plan.prunableToolCallIds],
-    fileOps: context.previousFileOps,
-    tokensBefore: context.tokensBefore,
-    tokensAfter: 0,
-    strategy: 'prune',
-    createdAt: context.createdAt,
-  };
-  state.tokensAfter = measure(messages, state);
-  const enough =
-    state.tokensAfter <= pruneTargetTokens(settings) &&
-    state.tokensAfter <= context.tokensBefore * (1 - settings.minReduction);
-  if (!enough) return undefined;
-  return {
-    state,
-    tokensBefore: context.tokensBefore,
-    tokensAfter: state.tokensAfter,
-    messagesSummarized: 0,
-    strategy: 'prune',
-    isSplitTurn: false,
-    fallbacks: [],
-  };
-}
-
-/** The strategy recorded for the compaction: the weakest (latest in the chain) one used. */
-function worstStrategy(summarizers: readonly Summarizer[], used: (string | undefined)[]): CompactionStrategy {
-  let worst = -1;
-  let name: string | undefined;
-  for (const strategy of used) {
-    if (strategy === undefined) continue;
-    const rank = summarizers.findIndex((summarizer) => summarizer.name === strategy);
-    if (rank >= worst) {
-      worst = rank;
-      name = strategy;
-    }
-  }
-  return name ?? summarizers[0]?.name ?? 'structured';
-}
-
-/**
- * The stored summary: the history summary, then the split turn's prefix summary
- * — placed before the history summary's verbatim last-request tail, so that the
- * tail stays last and is read back as the request.
- */
-function joinSummaries(history: string | undefined, turnPrefix: string | undefined): string {
-  if (!turnPrefix) return history ?? '';
-  const section = `## Current turn so far\n\n${turnPrefix.trim()}`;
-  if (!history) return section;
-  const { body, lastRequest } = splitLastRequest(history);
-  return appendLastRequest(`${body}\n\n${section}`, lastRequest);
-}
-
-function sumTokens(messages: readonly Message[], countTokens: (message: Message) => number): number {
-  let total = 0;
-  for (const message of messages) total += countTokens(message);
-  return total;
 }
 
 /** The ids among `toolCallIds` whose results are still in the kept messages (one pass over them). */

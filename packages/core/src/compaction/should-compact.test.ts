@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { resolveSettings, triggerTokens } from '../settings/compaction-settings.js';
 import { shouldCompact } from './should-compact.js';
 
-const settings = resolveSettings({
-  contextWindow: 10_000,
-  reserveTokens: 1_000,
-  keepRecentTokens: 2_000,
-  trigger: 0.5,
-  minMessages: 4,
-});
+const settings = resolveSettings(
+  {
+    contextWindow: 10_000,
+    reserveTokens: 1_000,
+    keepRecentTokens: 2_000,
+    trigger: 0.5,
+    minMessages: 4,
+  },
+  200_000,
+);
 const over = triggerTokens(settings) + 1;
 
 describe('shouldCompact', () => {
@@ -27,7 +30,7 @@ describe('shouldCompact', () => {
   });
 
   it('trigger 0 turns automatic compaction off', () => {
-    const off = resolveSettings({ ...settings, trigger: 0 });
+    const off = resolveSettings({ ...settings, trigger: 0 }, 200_000);
     expect(shouldCompact(Number.MAX_SAFE_INTEGER, off, 100)).toBe(false);
   });
 });

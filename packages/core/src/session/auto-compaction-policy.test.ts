@@ -12,13 +12,16 @@ import {
   shouldAutoCompact,
 } from './auto-compaction-policy.js';
 
-const settings = resolveSettings({
-  contextWindow: 10_000,
-  reserveTokens: 1_000,
-  keepRecentTokens: 2_000,
-  trigger: 0.5,
-  minMessages: 4,
-});
+const settings = resolveSettings(
+  {
+    contextWindow: 10_000,
+    reserveTokens: 1_000,
+    keepRecentTokens: 2_000,
+    trigger: 0.5,
+    minMessages: 4,
+  },
+  200_000,
+);
 const over = triggerTokens(settings) + 1;
 
 describe('the auto-compaction policy', () => {

@@ -11,7 +11,7 @@ import { createConversationState } from './conversation-state.js';
 import { createTokenEstimate, usageCoversHistory } from './token-estimate.js';
 
 const counter = heuristicCounter();
-const settings = resolveSettings({ contextWindow: 100_000, keepRecentTokens: 4_000 });
+const settings = resolveSettings({ contextWindow: 100_000, keepRecentTokens: 4_000 }, 200_000);
 
 function setup() {
   const conversationState = createConversationState();

@@ -1,0 +1,120 @@
+import type { Message } from '../messages/types.js';
+import { DEFAULT_COMPACTION_SETTINGS, type ResolvedSettings } from '../settings/compaction-settings.js';
+import { appendLastRequest, splitLastRequest } from '../summarize/index.js';
+import { summarizeWithFallback } from '../summarize/summarize-with-fallback.js';
+import type { FileOperations, SummarizeRequest, Summarizer } from '../summarize/types.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type { CompactionStrategy } from './compaction-state.js';
+import type { CompactionPlan } from './prepare-compaction.js';
+
+/** The largest share of the context window a summary is asked to fit in. */
+export const SUMMARY_WINDOW_SHARE = 0.05;
+/** The smallest summary size the engine asks for, whatever the window. */
+export const MIN_SUMMARY_TOKENS = 400;
+
+/** What summarizing a plan needs. */
+export type SummarizePlanInput = {
+  plan: CompactionPlan;
+  /** The fallback chain, in order (see `fallbackChain`). */
+  summarizers: readonly Summarizer[];
+  settings: ResolvedSettings;
+  counter: TokenCounter;
+  countTokens: (message: Message) => number;
+  /** File operations merged up to and including the summarized span. */
+  fileOps: FileOperations;
+  instructions?: string | undefined;
+  signal?: AbortSignal | undefined;
+};
+
+/** The summary a plan ends in, with the strategy that made it and the summarizers that failed first. */
+export type PlanSummary = {
+  summary: string;
+  strategy: CompactionStrategy;
+  fallbacks: { strategy: string; error: string }[];
+};
+
+/**
+ * Summarizes a plan: the history span (an update of the previous summary when
+ * there is one) and, for a split turn, the turn's prefix, requested in parallel,
+ * each through the fallback chain with the settings' deadline. The recorded
+ * strategy is the weakest one used.
+ */
+export async function summarizePlan(input: SummarizePlanInput): Promise<PlanSummary> {
+  const { plan, summarizers, settings, counter, countTokens } = input;
+  const fallbacks: { strategy: string; error: string }[] = [];
+  const base = {
+    fileOps: input.fileOps,
+    counter,
+    maxTokens: Math.max(MIN_SUMMARY_TOKENS, Math.floor(settings.contextWindow * SUMMARY_WINDOW_SHARE)),
+    contextWindow: settings.contextWindow,
+    ...(input.instructions ? { instructions: input.instructions } : {}),
+    ...(plan.lastUserRequest !== undefined ? { lastUserRequest: plan.lastUserRequest } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+  };
+  const historyRequest: SummarizeRequest | undefined =
+    plan.historyMessages.length > 0 || plan.previousSummary === undefined
+      ? {
+          ...base,
+          kind: 'history',
+          messages: plan.historyMessages,
+          ...(plan.previousSummary !== undefined ? { previousSummary: plan.previousSummary } : {}),
+          replacedTokens:
+            sumTokens(plan.historyMessages, countTokens) +
+            (plan.previousSummary ? counter.countText(plan.previousSummary) : 0),
+        }
+      : undefined;
+  const prefixRequest: SummarizeRequest | undefined = plan.isSplitTurn
+    ? {
+        ...base,
+        kind: 'turn-prefix',
+        messages: plan.turnPrefixMessages,
+        replacedTokens: sumTokens(plan.turnPrefixMessages, countTokens),
+      }
+    : undefined;
+
+  // Every summarizer call has a deadline (summaryTimeoutMs); the chain moves on without it.
+  const chainOptions = { timeoutMs: settings.summaryTimeoutMs ?? DEFAULT_COMPACTION_SETTINGS.summaryTimeoutMs };
+  const [historyResult, prefixResult] = await Promise.all([
+    historyRequest ? summarizeWithFallback(summarizers, historyRequest, fallbacks, chainOptions) : undefined,
+    prefixRequest ? summarizeWithFallback(summarizers, prefixRequest, fallbacks, chainOptions) : undefined,
+  ]);
+  return {
+    summary: joinSummaries(historyResult?.text ?? plan.previousSummary, prefixResult?.text),
+    strategy: worstStrategy(summarizers, [historyResult?.strategy, prefixResult?.strategy]),
+    fallbacks,
+  };
+}
+
+/** The strategy recorded for the compaction: the weakest (latest in the chain) one used. */
+function worstStrategy(summarizers: readonly Summarizer[], used: (string | undefined)[]): CompactionStrategy {
+  let worst = -1;
+  let name: string | undefined;
+  for (const strategy of used) {
+    if (strategy === undefined) continue;
+    const rank = summarizers.findIndex((summarizer) => summarizer.name === strategy);
+    if (rank >= worst) {
+      worst = rank;
+      name = strategy;
+    }
+  }
+  return name ?? summarizers[0]?.name ?? 'structured';
+}
+
+/**
+ * The stored summary: the history summary, then the split turn's prefix summary
+ * — placed before the history summary's verbatim last-request tail, so that the
+ * tail stays last and is read back as the request.
+ */
+function joinSummaries(history: string | undefined, turnPrefix: string | undefined): string {
+  if (!turnPrefix) return history ?? '';
+  const section = `## Current turn so far\n\n${turnPrefix.trim()}`;
+  if (!history) return section;
+  const { body, lastRequest } = splitLastRequest(history);
+  return appendLastRequest(`${body}\n\n${section}`, lastRequest);
+}
+
+function sumTokens(messages: readonly Message[], countTokens: (message: Message) => number): number {
+  let total = 0;
+  for (const message of messages) total += countTokens(message);
+  return total;
+}
