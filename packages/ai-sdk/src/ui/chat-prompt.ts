@@ -2,7 +2,7 @@ import type { Message } from '@compaction/core';
 import { InvalidSettingsError } from '@compaction/core';
 import { convertToModelMessages, type ToolSet, type UIMessage } from 'ai';
 import { convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal';
-import type { LanguageModelV4 } from '../ai-sdk-types.js';
+import type { LanguageModelV4, ProviderPrompt } from '../ai-sdk-types.js';
 import { promptToMessages } from '../convert-prompt.js';
 
 /**
@@ -50,6 +50,35 @@ export function checkChatPrompt(chatId: unknown, prompt: ChatPrompt): void {
  * (`convertToModelMessages`, then the provider prompt) — as core messages with content ids.
  */
 export async function chatCoreMessages(prompt: ChatPrompt, model: LanguageModelV4): Promise<Message[]> {
+  return promptToMessages(await providerPrompt(prompt, model));
+}
+
+/**
+ * How many provider prompt messages `prompt` makes: the same conversion, without the
+ * schema validation (`standardizePrompt`) and the content ids, which a count does not need.
+ */
+export async function providerMessageCount(prompt: ChatPrompt, model: LanguageModelV4): Promise<number> {
+  const messages = await convertToModelMessages(prompt.messages as UIMessage[], {
+    ...(prompt.tools ? { tools: prompt.tools } : {}),
+  });
+  if (messages.length === 0) return 0;
+  const converted = await convertToLanguageModelPrompt({
+    prompt: { instructions: prompt.instructions, messages },
+    supportedUrls: await model.supportedUrls,
+    download: undefined,
+    provider: providerName(model),
+  });
+  return converted.length;
+}
+
+/** The provider's name as `streamText` passes it (`openai` of `openai.responses`). */
+function providerName(model: LanguageModelV4): string {
+  const [name = model.provider] = model.provider.split('.');
+  return name;
+}
+
+/** The provider prompt `streamText` would send for `prompt`. */
+async function providerPrompt(prompt: ChatPrompt, model: LanguageModelV4): Promise<ProviderPrompt> {
   const messages = await convertToModelMessages(prompt.messages as UIMessage[], {
     ...(prompt.tools ? { tools: prompt.tools } : {}),
   });
@@ -59,12 +88,10 @@ export async function chatCoreMessages(prompt: ChatPrompt, model: LanguageModelV
     ...(prompt.instructions !== undefined ? { instructions: prompt.instructions } : {}),
     messages,
   });
-  const [provider = model.provider] = model.provider.split('.');
-  const providerPrompt = await convertToLanguageModelPrompt({
+  return convertToLanguageModelPrompt({
     prompt: standardized,
     supportedUrls: await model.supportedUrls,
     download: undefined,
-    provider,
+    provider: providerName(model),
   });
-  return promptToMessages(providerPrompt);
 }
