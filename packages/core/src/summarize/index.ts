@@ -3,9 +3,21 @@ export {
   COMPACT_STRUCTURED_BUDGET,
   DEFAULT_STRUCTURED_BUDGET,
 } from './build-structured-summary.js';
-export { buildSummaryPrompt } from './build-summary-prompt.js';
-export { checkSummaryQuality, type SummaryQuality, type SummaryQualityOptions } from './check-summary-quality.js';
-export { cutText } from './cut-text.js';
+export {
+  buildSummaryPrompt,
+  buildSummaryPromptFromTranscript,
+  TURN_PREFIX_CONTINUATION_NOTE,
+} from './build-summary-prompt.js';
+export { callWithTimeout } from './call-with-timeout.js';
+export {
+  checkSummaryQuality,
+  judgeSummary,
+  OVERSIZED_FACTOR,
+  type SummaryQuality,
+  type SummaryQualityOptions,
+  summaryContentLines,
+} from './check-summary-quality.js';
+export { cutText, cutToTokens } from './cut-text.js';
 export {
   DEFAULT_FILE_TOOL_MAP,
   type FileToolMap,
@@ -13,6 +25,7 @@ export {
   type FileToolRule,
   inputFilePaths,
 } from './default-file-tool-map.js';
+export { escapeFraming, FRAMING_TAGS } from './escape-framing.js';
 export { extractFileOperations } from './extract-file-operations.js';
 export {
   genuineRequestText,
@@ -23,6 +36,7 @@ export {
 } from './harness-text.js';
 export {
   DEFAULT_HISTORY_MAX_OUTPUT_TOKENS,
+  DEFAULT_SUMMARY_CONTEXT_WINDOW,
   DEFAULT_TURN_PREFIX_MAX_OUTPUT_TOKENS,
   type LlmSummarizerOptions,
   llmSummarizer,
@@ -35,10 +49,12 @@ export {
   DEFAULT_MAX_TOOL_OUTPUT_CHARS,
   type SerializeConversationOptions,
   serializeConversation,
+  serializeMessages,
+  wrapTranscript,
 } from './serialize-conversation.js';
 export { appendLastRequest, LAST_REQUEST_PREFIX, splitLastRequest } from './split-last-request.js';
 export { type StructuredSummarizerOptions, structuredSummarizer } from './structured-summarizer.js';
-export { fallbackChain, summarizeWithFallback } from './summarize-with-fallback.js';
+export { fallbackChain, type SummarizeWithFallbackOptions, summarizeWithFallback } from './summarize-with-fallback.js';
 export { HISTORY_SUMMARY_HEADINGS, TURN_PREFIX_SUMMARY_HEADINGS } from './summary-headings.js';
 export {
   DEFAULT_PROMPTS,
