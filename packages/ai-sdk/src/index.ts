@@ -22,6 +22,7 @@ export {
   type CompactionChatOptions,
   type CompactionChunkWriter,
   type CompactionStream,
+  type CompactionStreamOptions,
   compactionChat,
 } from './ui/compaction-chat.js';
 export * from './ui/index.js';

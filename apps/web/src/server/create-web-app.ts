@@ -111,6 +111,8 @@ export function createWebApp(options: WebAppOptions): WebApp {
     const body = (await c.req.json().catch(() => undefined)) as { messages?: unknown } | undefined;
     if (!Array.isArray(body?.messages)) return c.json({ error: 'expected { messages: UIMessage[] }' }, 400);
     const messages = body.messages as CompactionUIMessage[];
+    // Stored before the answer starts: a failed or interrupted answer never loses the user's message.
+    await chats.save(chatId, messages);
     model.replay?.seek(chatId, modelCalls(messages));
     const responseMessageId = generateId();
     const stream = createUIMessageStream<CompactionUIMessage>({

@@ -101,4 +101,22 @@ describe('webModelFromEnv', () => {
     expect(stored.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
     expect(stored.context.contextWindow).toBe(32_000);
   });
+
+  it('keeps the user message when the endpoint is down, and says why in the stream', async () => {
+    const model = webModelFromEnv({ COMPACTION_DEMO_BASE_URL: 'http://127.0.0.1:9/v1', COMPACTION_DEMO_MODEL: 'm' });
+    const dataDir = await mkdtemp(join(tmpdir(), 'compaction-web-down-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const web = createWebApp({ dataDir, model });
+    cleanups.push(() => web.close());
+    const response = await web.app.request('/api/chats/down/messages', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Anyone there?' }] }],
+      }),
+    });
+    expect(await response.text()).toContain('"type":"error"');
+    const stored = (await (await web.app.request('/api/chats/down')).json()) as { messages: { id: string }[] };
+    expect(stored.messages.map((message) => message.id)).toContain('u1');
+  }, 30_000); // the AI SDK retries a refused connection twice, with backoff
 });

@@ -12,10 +12,15 @@ import { replayTools } from './replay/replay-tools.js';
 export type WebModel = {
   /** Shown in the page header, e.g. "replay of 258c7280….jsonl (offline)". */
   description: string;
+  /** The model the chat talks to (wrapped with the compaction middleware by the server). */
   model: LanguageModelV4;
+  /** The tools `streamText` gets (the replay tools offline, none for an endpoint). */
   tools: ToolSet;
+  /** The system prompt. */
   instructions: string;
+  /** `structured` offline (no model call), `llm` with an endpoint (the endpoint's model writes summaries). */
   summarizer: 'llm' | 'structured';
+  /** Compaction settings: the window and budgets scaled to it. */
   settings: Partial<CompactionSettings>;
   /** Set for the offline replay: the route puts each conversation at its place in the recording. */
   replay?: ReplayModel;

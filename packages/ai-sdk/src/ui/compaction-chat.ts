@@ -34,6 +34,18 @@ export type ChatCompaction =
   | { compacted: true; compaction: CompactionData; context: CompactionContextData }
   | { compacted: false; reason: string; context: CompactionContextData };
 
+/** Options of {@link CompactionChat.streamCompaction}: the request's prompt and ids. */
+export type CompactionStreamOptions = ChatPrompt & {
+  /** The conversation's id (the one given to `providerOptions`). */
+  chatId: string;
+  /**
+   * The id of the message being streamed (`generateMessageId` of `toUIMessageStream`): the
+   * boundary when a compaction during a tool loop cuts inside it.
+   * @default undefined (such a boundary has no `firstKeptMessageId`)
+   */
+  responseMessageId?: string;
+};
+
 /** What {@link CompactionChat.streamCompaction} returns. */
 export type CompactionStream = {
   /**
@@ -239,10 +251,7 @@ export type CompactionChat = {
    * falls in it, during a tool loop).
    * @throws InvalidSettingsError when `chatId` or the prompt is malformed.
    */
-  streamCompaction(
-    writer: CompactionChunkWriter,
-    options: ChatPrompt & { chatId: string; responseMessageId?: string },
-  ): CompactionStream;
+  streamCompaction(writer: CompactionChunkWriter, options: CompactionStreamOptions): CompactionStream;
   /**
    * Manual compaction (`/compact [focus]`): summarizes all but the recent messages now,
    * with `focus` as extra instructions for the summary.
@@ -256,6 +265,10 @@ export type CompactionChat = {
        * @default undefined (the summarizer's own instructions)
        */
       focus?: string;
+      /**
+       * Aborts the summary.
+       * @default undefined
+       */
       signal?: AbortSignal;
     },
   ): Promise<ChatCompaction>;
