@@ -2,6 +2,7 @@ import { isTurnStart, messageText } from '../messages/message-helpers.js';
 import type { Message, ToolCallPart } from '../messages/types.js';
 import { codeIdentifiers } from './code-identifiers.js';
 import { commandHead, commandOf, commandOutcome, isCheckCommand } from './command-facts.js';
+import { constraintSentences } from './constraint-sentences.js';
 import { DEFAULT_FILE_TOOL_MAP, type FileToolPaths, inputFilePaths } from './default-file-tool-map.js';
 import { fileChangesOf } from './file-change-facts.js';
 import { genuineRequestText } from './harness-text.js';
@@ -100,6 +101,7 @@ export function collectSummaryFacts(messages: readonly Message[]): SummaryFacts 
       if (request !== undefined) {
         facts.requests.push(oneLine(request));
         facts.lastRequest = request;
+        for (const sentence of constraintSentences(request)) facts.constraints.push({ text: sentence, at });
       } else if (isTurnStart(message) && message.metadata?.synthetic !== true) {
         // Harness-injected text (a background task's notice, a reminder): context, not a request.
         const notice = oneLine(messageText(message));

@@ -1,4 +1,5 @@
 import type { TokenCounter } from '../tokens/token-counter.js';
+import { commonRoot } from './common-root.js';
 import { condenseFileOperations, type FileListing } from './condense-file-operations.js';
 import { cutText } from './cut-text.js';
 import { focusLines } from './focus-lines.js';
@@ -151,7 +152,10 @@ function assemble(
   const earlier = section('earlier', '');
   const body = sections([
     ['## Goal', [shorten(facts.goal ?? '(no user request in the summarized messages)', level.requestChars)]],
-    ['## Constraints & Preferences', ["- (see the user's requests, in their words, under Critical Context)"]],
+    [
+      '## Constraints & Preferences',
+      section('constraints', "- (none stated; the user's requests, in their words, are under Critical Context)"),
+    ],
     [
       '## Progress',
       [
@@ -194,17 +198,6 @@ function cutToBudget(text: string, options: StructuredRenderOptions): string {
     tokens = options.counter.countText(result);
   }
   return result;
-}
-
-/** The deepest folder (ending in `/`) every absolute path is under, when there are two or more paths. */
-export function commonRoot(paths: readonly string[]): string | undefined {
-  const absolute = paths.filter((path) => path.startsWith('/'));
-  if (absolute.length < 2 || absolute.length < paths.length) return undefined;
-  let root = absolute[0]!.slice(0, absolute[0]!.lastIndexOf('/') + 1);
-  for (const path of absolute) {
-    while (root && !path.startsWith(root)) root = root.slice(0, root.slice(0, -1).lastIndexOf('/') + 1);
-  }
-  return root.split('/').length > 3 ? root : undefined;
 }
 
 function sections(entries: [string, string[]][]): string {

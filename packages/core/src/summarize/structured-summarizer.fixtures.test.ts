@@ -85,7 +85,7 @@ describe('structured summary of a small recorded session', () => {
       start phoenix in background
 
       ## Constraints & Preferences
-      - (see the user's requests, in their words, under Critical Context)
+      - (none stated; the user's requests, in their words, are under Critical Context)
 
       ## Progress
       ### Done
@@ -143,7 +143,7 @@ describe('structured summary of a small recorded session', () => {
       create the beads
 
       ## Constraints & Preferences
-      - (see the user's requests, in their words, under Critical Context)
+      - (none stated; the user's requests, in their words, are under Critical Context)
 
       ## Progress
       ### Done

@@ -71,7 +71,8 @@ describe('structuredSummarizer', () => {
       Add a --dry-run flag to scripts/deploy.ts so we can test without uploading
 
       ## Constraints & Preferences
-      - (see the user's requests, in their words, under Critical Context)
+      - User: Add a --dry-run flag to scripts/deploy.ts so we can test without uploading
+      - User: Keep the output short.
 
       ## Progress
       ### Done
@@ -416,7 +417,7 @@ describe('structuredSummarizer: a handoff of the work', () => {
       Add a \`--dry-run\` flag to the deploy script and make the tests pass
 
       ## Constraints & Preferences
-      - (see the user's requests, in their words, under Critical Context)
+      - (none stated; the user's requests, in their words, are under Critical Context)
 
       ## Progress
       ### Done

@@ -82,6 +82,8 @@ export type SummaryFacts = {
   statements: string[];
   /** The assistant's sentences of intent and decision, with their place in the span (empty when read back). */
   intents: StatementFact[];
+  /** Sentences of the user's requests that set a constraint or a preference, oldest first. */
+  constraints: StatementFact[];
   /** Text a harness injected as user messages (task notices, reminders), one line each: data, never requests. */
   notices: StatementFact[];
   /** Where the span stopped: the assistant's last text, one line, and whether intents came from it. */
@@ -111,6 +113,7 @@ export function emptySummaryFacts(): SummaryFacts {
     succeededSubjects: new Set(),
     statements: [],
     intents: [],
+    constraints: [],
     notices: [],
     files: [],
     commands: [],

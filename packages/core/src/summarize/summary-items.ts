@@ -12,6 +12,7 @@ import { type FileChangeFact, type SummaryFacts, shorten } from './summary-facts
 
 /** Where an item goes in the summary. */
 export type SummarySection =
+  | 'constraints'
   | 'done'
   | 'inProgress'
   | 'blocked'
@@ -118,6 +119,15 @@ export function summaryItems(facts: SummaryFacts, root: string | undefined): Sum
       order: 3 + index / 1000,
       weight: todo.status === 'completed' ? 0.5 : 3,
       at: 1,
+    });
+  }
+  for (const constraint of facts.constraints) {
+    items.push({
+      section: 'constraints',
+      text: `- User: ${constraint.text}`,
+      order: constraint.at,
+      weight: 1.5,
+      at: constraint.at,
     });
   }
   for (const notice of facts.notices) {
