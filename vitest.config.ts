@@ -61,6 +61,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'benchmarks', root: './benchmarks', include: ['src/**/*.test.ts'] },
+      },
+      {
+        extends: true,
         test: { name: 'demo', root: './apps/demo', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
       },
       {

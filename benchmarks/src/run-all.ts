@@ -1,12 +1,13 @@
 /**
  * `pnpm bench` (through turbo, after core's own `bench`): runs every benchmark
  * of this package — each `src/<name>/<name>.bench.ts`, in a fixed order, each in
- * its own process — then renders docs/benchmarks.md from all results present.
+ * its own process — then renders docs/benchmarks.md from all results present,
+ * and the figures block of the root README.md (`render/update-readme.ts`).
  *
  *   node src/run-all.ts [name …]   (from benchmarks/; names pick benchmarks, e.g. `overhead tokenizers`)
  *
  * `BENCH_TINY=1`: every benchmark on a tiny input, results in a temporary
- * folder, the rendered page written there too; docs/benchmarks.md is untouched.
+ * folder, the rendered page written there too; docs/benchmarks.md and the README figures are untouched.
  * A benchmark that fails still lets the others run and the page render; the
  * command then exits 1.
  */
@@ -15,6 +16,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCHMARKS_DOC, renderBenchmarks } from './render.ts';
+import { updateReadmeFigures } from './render/update-readme.ts';
 import { isTiny, resultsDir } from './shared/bench-env.ts';
 
 /** Benchmarks with a place in the page come first, in its order; any other runs after them. */
@@ -44,6 +46,7 @@ for (const name of names) {
 const out = isTiny() ? join(dir, 'benchmarks.md') : BENCHMARKS_DOC;
 writeFileSync(out, renderBenchmarks(dir));
 console.log(`\nwrote ${out} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+if (!isTiny()) console.log(`README.md figures rendered from: ${updateReadmeFigures(dir).join(', ') || 'nothing'}`);
 if (failed.length > 0) {
   console.error(`failed: ${failed.join(', ')}`);
   process.exitCode = 1;
