@@ -51,7 +51,10 @@ function majorOf(version) {
 
 /** Installs the pinned Node and pnpm into `.tools/` when they are missing or stale. */
 function ensureTools(needNode) {
-  const wanted = { pnpm: PNPM_VERSION, ...(needNode ? { node: PINNED_NODE } : {}) };
+  // Keep a pinned Node already there: running this script with `.tools`' own Node on PATH
+  // must not reinstall the folder without it (that would remove the Node it runs on).
+  const withNode = needNode || existsSync(join(toolsBin, 'node'));
+  const wanted = { pnpm: PNPM_VERSION, ...(withNode ? { node: PINNED_NODE } : {}) };
   const stampFile = join(toolsDir, 'stamp.json');
   const stamp = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : '';
   const binsPresent = existsSync(join(toolsBin, 'pnpm')) && (!needNode || existsSync(join(toolsBin, 'node')));
