@@ -32,7 +32,9 @@ const CHAT = 'e2e-chat';
 /** What the page shows of the compaction state, read from the rendered DOM. */
 type Shown = {
   marker: { version: number; firstKept: string; text: string } | undefined;
-  bar: { tokens: number; window: number; trigger: number; level: string; fill: number };
+  bar: { tokens: number; window: number; trigger: number; level: string; fill: number; mark: number };
+  /** Height of every tool call line (one line each). */
+  toolLines: number[];
   messages: { id: string; summarized: boolean; opacity: number }[];
   markerIndex: number;
 };
@@ -64,7 +66,15 @@ function readPage(page: Page): Promise<Shown> {
         trigger: Number(bar.dataset.trigger),
         level: bar.dataset.level ?? '',
         fill: bar.querySelector<HTMLElement>('.fill')!.getBoundingClientRect().width,
+        // Where the trigger is marked, as a share of the bar's width.
+        mark: (() => {
+          const track = bar.querySelector<HTMLElement>('.bar')!.getBoundingClientRect();
+          return (bar.querySelector<HTMLElement>('.trigger')!.getBoundingClientRect().left - track.left) / track.width;
+        })(),
       },
+      toolLines: [...document.querySelectorAll<HTMLElement>('.tool-line')].map(
+        (line) => line.getBoundingClientRect().height,
+      ),
       messages,
       markerIndex: nodes.findIndex((node) => node.classList.contains('compaction-marker')),
     };
@@ -115,6 +125,8 @@ async function expectAgreement(page: Page, server: WebServer): Promise<Shown> {
         ? 'high'
         : 'low';
   expect(shown.bar.level).toBe(expectedLevel);
+  expect(shown.bar.mark).toBeCloseTo(stats.context.triggerTokens / stats.context.contextWindow, 2);
+  for (const height of shown.toolLines) expect(height).toBeLessThan(32);
   expect(stats.compaction).toBeDefined();
   expect(shown.marker?.version).toBe(stats.compaction!.version);
   expect(shown.marker?.firstKept).toBe(stats.compaction!.firstKeptMessageId);

@@ -247,6 +247,75 @@ describe('compactionChat', () => {
     );
   });
 
+  it('names the message being streamed when a compaction during its tool loop cuts inside it', async () => {
+    let step = 0;
+    const model = new MockLanguageModelV4({
+      doStream: async ({ prompt }) => {
+        step = prompt.at(-1)?.role === 'user' ? 0 : step + 1;
+        return step < 5
+          ? streamed(toolCallResult(`call-${step}`, `src/big-${step}.ts`, promptTokens(prompt)))
+          : streamed(textResult('All read.', promptTokens(prompt)));
+      },
+    });
+    const bigTools = {
+      read: tool({
+        description: 'Reads a file',
+        inputSchema: z.object({ path: z.string() }),
+        execute: async ({ path }) => `${path}: ${fileContent(path.length, 900)}`,
+      }),
+    };
+    // No prune pass: the compaction must summarize, and the cut falls inside the turn.
+    const chat = compactionChat({
+      model,
+      settings: { ...settings, pruneToolOutputs: false },
+      summarizer: 'structured',
+    });
+    const messages: CompactionUIMessage[] = [
+      { id: 'u0', role: 'user', parts: [{ type: 'text', text: 'Read the big files one by one.' }] },
+    ];
+    const chunks: Chunk[] = [];
+    let finished: CompactionUIMessage[] = [];
+    const stream = createUIMessageStream<CompactionUIMessage>({
+      originalMessages: messages,
+      execute: async ({ writer }) => {
+        const parts = chat.streamCompaction(writer, {
+          chatId: 'chat-7',
+          messages,
+          instructions,
+          tools: bigTools,
+          responseMessageId: 'a1',
+        });
+        const result = streamText({
+          model: chat.model,
+          instructions,
+          messages: await convertToModelMessages(messages, { tools: bigTools }),
+          tools: bigTools,
+          stopWhen: stepCountIs(8),
+          providerOptions: chat.providerOptions('chat-7'),
+        });
+        writer.merge(
+          result.toUIMessageStream({
+            originalMessages: messages,
+            generateMessageId: () => 'a1',
+            onFinish: parts.onFinish,
+          }),
+        );
+      },
+      onFinish: ({ messages: all }) => {
+        finished = all;
+      },
+    });
+    for await (const chunk of stream) chunks.push(chunk);
+
+    const part = chunks.find((chunk) => chunk.type === 'data-compaction');
+    const data = part?.type === 'data-compaction' ? part.data : undefined;
+    expect(data?.strategy).not.toBe('prune');
+    expect(data?.firstKeptMessageId).toBe('a1');
+    const stats = await chat.stats('chat-7', { messages: finished, instructions, tools: bigTools });
+    expect(stats.compaction?.firstKeptMessageId).toBe('a1');
+    expect(compactionView(finished, stats).summarizedCount).toBe(1);
+  });
+
   it('refuses bad input at once with a typed error that says what to pass', async () => {
     const { model } = chatModel();
     expect(() => compactionChat({ model: 'openai/gpt-5' as never })).toThrow(InvalidSettingsError);
