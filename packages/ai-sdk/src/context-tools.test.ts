@@ -1,3 +1,4 @@
+import { SUMMARY_PREFIX } from '@compaction/core';
 import { generateText, type ModelMessage, stepCountIs, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
@@ -84,5 +85,33 @@ describe('contextTools (AI SDK)', () => {
     const output = result.steps[0]!.toolResults[0]!.output as Record<string, unknown>;
     expect(output).toMatchObject({ compactions: 1, contextWindow: 8000, triggerTokens: stats.triggerTokens });
     expect(output.historyMessages).toBe(stats.historyMessages - 2);
+  });
+
+  it('compact_context compacts before the next step, with the focus, and not during the current one', async () => {
+    const prompts: ProviderPrompt[] = [];
+    const mock = new MockLanguageModelV4({
+      doGenerate: async ({ prompt }) => {
+        prompts.push(prompt);
+        return lastToolOutput(prompt) === undefined
+          ? toolCall('compact_context', { focus: 'the date helpers' }, prompt)
+          : textResult('ok', promptTokens(prompt));
+      },
+    });
+    const middleware = compactionMiddleware({ settings, summarizer: 'structured' });
+    const model = wrapLanguageModel({ model: mock, middleware });
+    const messages: ModelMessage[] = [...conversation(20), { role: 'user', content: 'Tidy up your context.' }];
+    const result = await generateText({
+      model,
+      messages,
+      tools: contextTools(() => middleware.session('chat-3', mock)),
+      stopWhen: stepCountIs(3),
+      providerOptions: { compaction: { sessionId: 'chat-3' } },
+    });
+    expect(result.text).toBe('ok');
+    expect(JSON.stringify(prompts[0])).not.toContain(SUMMARY_PREFIX); // under the trigger: nothing compacted
+    expect(prompts[1]!.length).toBeLessThan(prompts[0]!.length - 10);
+    expect(JSON.stringify(prompts[1])).toContain(SUMMARY_PREFIX);
+    expect(JSON.stringify(prompts[1])).toContain('the date helpers');
+    expect(await middleware.session('chat-3', mock).state()).toMatchObject({ version: 1 });
   });
 });

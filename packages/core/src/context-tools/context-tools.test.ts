@@ -4,7 +4,6 @@ import type { Message } from '../messages/types.js';
 import { createCompactionSession } from '../session/create-compaction-session.js';
 import { structuredSummarizer } from '../summarize/structured-summarizer.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
-import { hasCompactionRequest } from './compaction-requests.js';
 import { createContextTools } from './context-tools.js';
 import { InvalidToolInputError } from './invalid-tool-input-error.js';
 
@@ -112,18 +111,28 @@ describe('createContextTools', () => {
     const session = await compactedSession();
     const stats = await session.stats();
     const output = await createContextTools(session).context_stats.execute({});
-    expect(output).toEqual({ ...stats, compactionRequested: false });
+    expect(output).toEqual(stats);
   });
 
-  it('compact_context registers a request on the session, with the focus', async () => {
-    const session = await compactedSession();
+  it('compact_context compacts at the next prepare(), with the focus, not before', async () => {
+    const session = createCompactionSession({
+      sessionId: 'request',
+      settings,
+      counter: heuristicCounter(),
+      summarizer: structuredSummarizer({ maxTokens: 150 }),
+    });
+    await session.append(longConversation(5)); // under the trigger: nothing compacts on its own
+    expect((await session.prepare()).compaction).toBeUndefined();
     const tools = createContextTools(() => session);
     expect(await tools.compact_context.execute({ focus: 'the port numbers' })).toMatchObject({
       requested: true,
       focus: 'the port numbers',
     });
-    expect(hasCompactionRequest(session)).toBe(true);
-    expect((await tools.context_stats.execute(undefined)).compactionRequested).toBe(true);
+    expect(await session.state()).toBeUndefined();
+    const { compaction, messages } = await session.prepare();
+    expect(compaction).toMatchObject({ trigger: 'manual' });
+    expect(JSON.stringify(messages[0])).toContain('the port numbers');
+    expect((await session.prepare()).compaction).toBeUndefined(); // once
   });
 
   it('rejects arguments a tool does not take with a typed error the model can read', async () => {

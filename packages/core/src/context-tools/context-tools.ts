@@ -1,7 +1,6 @@
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import type { Message } from '../messages/types.js';
 import type { CompactionSession } from '../session/types.js';
-import { hasCompactionRequest, requestCompaction } from './compaction-requests.js';
 import { InvalidToolInputError } from './invalid-tool-input-error.js';
 import { messageSearchText } from './message-search-text.js';
 import { type HistorySearchHit, MAX_SEARCH_HITS, searchHistory } from './search-history.js';
@@ -41,8 +40,6 @@ export type ContextStatsOutput = {
   compactions: number;
   contextMessages: number;
   historyMessages: number;
-  /** Whether a `compact_context` request waits for the next step. */
-  compactionRequested: boolean;
 };
 
 /** What `search_history` returns. */
@@ -137,7 +134,6 @@ export function createContextTools(
           compactions: stats.compactions,
           contextMessages: stats.contextMessages,
           historyMessages: stats.historyMessages,
-          compactionRequested: hasCompactionRequest(current),
         };
       },
     },
@@ -156,7 +152,7 @@ export function createContextTools(
         if (focus !== undefined && typeof focus !== 'string')
           throw toolInputError('compact_context', 'focus', 'a string');
         const current = await resolve();
-        requestCompaction(current, focus ? { instructions: focus } : {});
+        current.requestCompaction(focus ? { instructions: focus } : {});
         return {
           requested: true,
           focus: focus ? focus : null,

@@ -1,11 +1,5 @@
 export { type Bm25Hit, type Bm25Index, createBm25Index } from './bm25-index.js';
 export {
-  type CompactionRequest,
-  hasCompactionRequest,
-  requestCompaction,
-  takeCompactionRequest,
-} from './compaction-requests.js';
-export {
   CONTEXT_TOOL_NAMES,
   type ContextStatsOutput,
   type ContextTool,

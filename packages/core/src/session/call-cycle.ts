@@ -41,8 +41,16 @@ export type CallCycle = {
    * this never fails the call the model already answered.
    */
   recordUsage(usage: MessageUsage): Promise<void>;
-  /** Forgets the last call, the policy state and any pending write (clear, branch switch). */
+  /** Forgets the last call, the policy state, any pending write and request (clear, branch switch). */
   reset(): void;
+  /** Asks for a manual compaction at the next `prepare` (before the next model call, not during this one). */
+  request(request: CompactionRequest): void;
+};
+
+/** A manual compaction waiting for the next `prepare`, e.g. from the model's `compact_context` tool. */
+export type CompactionRequest = {
+  /** Focus of the summary. */
+  instructions?: string;
 };
 
 /**
@@ -57,6 +65,8 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
   let prepared: (Omit<PreparedCall, 'counted'> & { counted: number | (() => number) }) | undefined;
   /** Usage fields the store refused after the model answered; saved again on the next call. */
   let pendingUsage: Pick<SessionRecord, 'usage' | 'calibration'> | undefined;
+  /** A manual compaction asked for since the last `prepare`. */
+  let requested: CompactionRequest | undefined;
 
   async function saveUsage(record: SessionRecord): Promise<void> {
     try {
@@ -95,7 +105,14 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
   return {
     async prepare(signal) {
       if (pendingUsage) await saveUsage({ ...conversation.record, ...pendingUsage });
-      const bound = policy.overflowSuspected ? undefined : estimate.upperBound();
+      let compaction: CompactionResult | undefined;
+      if (requested) {
+        const { instructions } = requested;
+        requested = undefined;
+        const manual = { trigger: 'manual' as const, force: true, ...(instructions ? { instructions } : {}) };
+        compaction = await runner.attempt({ ...manual, ...(signal ? { signal } : {}) });
+      }
+      const bound = policy.overflowSuspected || compaction ? undefined : estimate.upperBound();
       const stuck = conversation.record.stuckAtHistoryLength === conversation.history.length;
       if (bound !== undefined && bound <= limit * LAZY_COUNT_SHARE && !stuck) {
         // Far below the trigger even at the upper bound: no decision needs exact counts
@@ -112,8 +129,7 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
           },
         };
       }
-      let compaction: CompactionResult | undefined;
-      if (wantsCompaction()) {
+      if (!compaction && wantsCompaction()) {
         await persistence.adoptStoredState();
         const epoch = conversation.epoch;
         if (wantsCompaction()) {
@@ -140,6 +156,10 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
       policy = initialPolicyState();
       prepared = undefined;
       pendingUsage = undefined;
+      requested = undefined;
+    },
+    request(request) {
+      requested = request;
     },
   };
 }

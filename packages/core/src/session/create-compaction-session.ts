@@ -186,6 +186,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
         contextMessages: context.current().length,
       };
     },
+    requestCompaction: (request = {}) => cycle.request(request),
     on: events.on,
     async clear() {
       await load();

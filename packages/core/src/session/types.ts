@@ -133,6 +133,12 @@ export type CompactionSession = {
     signal?: AbortSignal;
   }): Promise<CompactionResult | undefined>;
   /**
+   * Asks for a manual compaction that runs at the next `prepare()` — before the next
+   * model call, not in the middle of the current step (the model's `compact_context`
+   * tool). A second request before then replaces the first one's focus.
+   */
+  requestCompaction(request?: { instructions?: string }): void;
+  /**
    * After a context-overflow error: compacts in emergency mode (`keepRecentTokens = window / 5`,
    * forced cut). Returns true when the context shrank and the caller should retry once.
    */
