@@ -1,7 +1,9 @@
 import { compact, type Message } from '@compaction/core';
+import { generateText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { aiSdkSummarizer } from './ai-sdk-summarizer.js';
+import { compactionMiddleware } from './compaction-middleware.js';
 
 const history: Message[] = Array.from({ length: 20 }, (_, index) => ({
   id: `m${index}`,
@@ -28,5 +30,36 @@ describe('aiSdkSummarizer under a deadline (r09)', () => {
     expect(result?.fallbacks[0]).toMatchObject({ strategy: 'llm', error: expect.stringMatching(/timeout/) });
     expect(signals.length).toBeGreaterThan(0);
     expect(signals.every((signal) => signal?.aborted)).toBe(true);
+  });
+});
+
+describe('compactionMiddleware with a summary model that never answers (r09)', () => {
+  it('generateText returns: the summary call is abandoned at summaryTimeoutMs and the structured summary is used', async () => {
+    const hanging = new MockLanguageModelV4({ doGenerate: () => new Promise(() => {}) });
+    const agentModel = new MockLanguageModelV4({
+      doGenerate: async () => ({
+        content: [{ type: 'text', text: 'Done.' }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: {
+          inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
+          outputTokens: { total: 1, text: 1, reasoning: 0 },
+        },
+        warnings: [],
+      }),
+    });
+    const model = wrapLanguageModel({
+      model: agentModel,
+      middleware: compactionMiddleware({ summaryModel: hanging, settings }),
+    });
+    const messages = Array.from({ length: 40 }, (_, index) => ({
+      role: index % 2 ? ('assistant' as const) : ('user' as const),
+      content: `m${index} ${'w '.repeat(250)}`,
+    }));
+    const result = await generateText({ model, messages });
+    expect(result.text).toBe('Done.');
+    expect(result.providerMetadata?.compaction).toMatchObject({
+      strategy: 'structured',
+      fallbacks: [{ strategy: 'llm', error: expect.stringMatching(/timeout/) }],
+    });
   });
 });

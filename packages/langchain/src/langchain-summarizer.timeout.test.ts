@@ -1,6 +1,9 @@
 import { compact, type Message } from '@compaction/core';
+import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
+import { createAgent, fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
+import { compactionMiddleware } from './compaction-middleware.js';
 import { langchainSummarizer } from './langchain-summarizer.js';
 
 const history: Message[] = Array.from({ length: 20 }, (_, index) => ({
@@ -27,5 +30,35 @@ describe('langchainSummarizer under a deadline (r09)', () => {
     expect(result?.fallbacks[0]).toMatchObject({ strategy: 'llm', error: expect.stringMatching(/timeout/) });
     expect(model.signals.length).toBeGreaterThan(0);
     expect(model.signals.every((signal) => signal?.aborted)).toBe(true);
+  });
+});
+
+describe('compactionMiddleware with a summary model that does not answer in time (r09)', () => {
+  it('the agent’s call goes on with the structured summary', async () => {
+    const summaryModel = new SlowModel({ responses: ['## Goal\n- never used'], sleep: 5_000 });
+    const ends: string[] = [];
+    const agent = createAgent({
+      model: fakeModel().respond(new AIMessage('Answer.')),
+      tools: [],
+      middleware: [
+        compactionMiddleware({
+          settings,
+          summarizer: summaryModel,
+          onEvent: (event) => {
+            if (event.type === 'compaction:end')
+              ends.push(`${event.strategy} after ${event.fallbacks.map((f) => f.strategy)}`);
+          },
+        }),
+      ],
+    });
+    const messages = Array.from({ length: 30 }, (_, index) =>
+      index % 2
+        ? new AIMessage({ id: `a${index}`, content: 'w '.repeat(300) })
+        : new HumanMessage({ id: `u${index}`, content: `q${index} ${'w '.repeat(300)}` }),
+    );
+    const result = await agent.invoke({ messages });
+    expect(result.messages.at(-1)?.text).toBe('Answer.');
+    expect(ends).toEqual(['structured after llm']);
+    expect(summaryModel.signals.every((signal) => signal?.aborted)).toBe(true);
   });
 });
