@@ -24,5 +24,6 @@ export {
   type CompactionStream,
   type CompactionStreamOptions,
   compactionChat,
+  MAX_FOCUS_CHARS,
 } from './ui/compaction-chat.js';
 export * from './ui/index.js';

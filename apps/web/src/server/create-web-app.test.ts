@@ -43,6 +43,12 @@ describe('createWebApp', () => {
     expect(await noMessages.json()).toEqual({ error: 'expected { messages: UIMessage[] }' });
     const badFocus = await web.request('/api/chats/a/compact', { method: 'POST', body: '{"focus":3}' });
     expect(badFocus.status).toBe(400);
+    const longFocus = await web.request('/api/chats/a/compact', {
+      method: 'POST',
+      body: JSON.stringify({ focus: 'keep '.repeat(1000) }),
+    });
+    expect(longFocus.status).toBe(400);
+    expect(((await longFocus.json()) as { error: string }).error).toMatch(/setting "focus": .*at most 2000/);
   });
 
   it('says there is nothing to compact in an empty chat', async () => {

@@ -323,5 +323,6 @@ describe('compactionChat', () => {
     expect(() => chat.providerOptions('')).toThrow(/chatId/);
     await expect(chat.stats('chat', { messages: 'hi' as never })).rejects.toThrow(/UI messages/);
     await expect(chat.compact('chat', { messages: [], focus: 3 as never })).rejects.toThrow(InvalidSettingsError);
+    await expect(chat.compact('chat', { messages: [], focus: 'x'.repeat(2001) })).rejects.toThrow(/at most 2000/);
   });
 });

@@ -16,6 +16,9 @@ import type {
 } from './compaction-data.js';
 import { locateUiMessage } from './locate-ui-message.js';
 
+/** The longest `focus` {@link CompactionChat.compact} takes: it goes into the summary request. */
+export const MAX_FOCUS_CHARS = 2000;
+
 /** Options of {@link compactionChat}: the middleware's options and the model to chat with. */
 export type CompactionChatOptions = CompactionOptions & {
   /** The model the chat talks to (a model object, not a string id). */
@@ -200,6 +203,12 @@ export function compactionChat(options: CompactionChatOptions): CompactionChat {
           problem: 'expected a string (what the summary should keep)',
         });
       }
+      if (focus !== undefined && focus.length > MAX_FOCUS_CHARS) {
+        throw new InvalidSettingsError({
+          setting: 'focus',
+          problem: `${focus.length} characters; a focus is a few words or sentences (at most ${MAX_FOCUS_CHARS})`,
+        });
+      }
       const session = await sync(chatId, prompt);
       let end: CompactionEndEvent | undefined;
       let error: CompactionErrorEvent | undefined;
@@ -261,7 +270,7 @@ export type CompactionChat = {
     chatId: string,
     options: ChatPrompt & {
       /**
-       * What the summary should keep above all.
+       * What the summary should keep above all (at most {@link MAX_FOCUS_CHARS} characters).
        * @default undefined (the summarizer's own instructions)
        */
       focus?: string;
