@@ -60,10 +60,11 @@ describe('CompactionProcessor on a Mastra Agent with a summary model that never 
         }),
       ],
     });
-    const conversation = Array.from({ length: 27 }, (_, index) => ({
-      role: index % 2 ? ('assistant' as const) : ('user' as const),
-      content: `Note ${index}: ${'w '.repeat(300)}`,
-    }));
+    const conversation = Array.from({ length: 27 }, (_, index) =>
+      index % 2
+        ? { role: 'assistant' as const, content: `Note ${index}: ${'w '.repeat(300)}` }
+        : { role: 'user' as const, content: `Note ${index}: ${'w '.repeat(300)}` },
+    );
     const result = await agent.generate(conversation);
     expect(result.text).toBe('Noted.');
     expect(ends).toEqual(['structured after llm']);
