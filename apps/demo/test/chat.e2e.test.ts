@@ -66,9 +66,11 @@ describe('chat offline (replay model)', () => {
   });
 
   it('compacts by itself when the window fills, and says so', async () => {
-    const run = await runCli(['chat', '--window', '32k', '--trigger', '1500', '--keep', '500'], {
+    // A small window: its reserve (a quarter of it, 1,500) is not above the trigger.
+    const run = await runCli(['chat', '--window', '6k', '--trigger', '1500', '--keep', '500'], {
       input: script(...longTurns, '/stats', '/quit'),
     });
+    expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
       /Conversation compacted: \d+ messages → summary, [\d,]+ → [\d,]+ tokens \(structured, auto\)/,
@@ -77,36 +79,40 @@ describe('chat offline (replay model)', () => {
   });
 
   it.each([
-    ['1500', '500'],
-    ['1200', '300'],
-    ['2000', '800'],
-    ['0.05', '400'],
-  ])('says one consistent thing per compaction, in one number format (trigger %s, keep %s)', async (trigger, keep) => {
-    const run = await runCli(['chat', '--window', '32k', '--trigger', trigger, '--keep', keep], {
-      input: script(...longTurns, '/stats', '/quit'),
-    });
-    expect(run.code).toBe(0);
-    const triggerTokens = Number(/compacts above ([\d,]+)\)/.exec(run.stdout)![1]!.replaceAll(',', ''));
-    const lines = run.stdout.split('\n');
-    const compactionLines = lines.filter((line) => /^(Conversation compacted|Compaction failed)/.test(line));
-    expect(compactionLines.length).toBeGreaterThan(0);
-    for (const line of compactionLines) {
-      // Thousands separators everywhere, never a bare 1530 beside a 1,440.
-      expect(line).not.toMatch(/\d{4}/);
-      const match = /, ([\d,]+) → ([\d,]+) tokens \((\w+), (\w+)\)(.*)$/.exec(line);
-      if (!match) continue;
-      const [before, after] = [match[1]!, match[2]!].map((figure) => Number(figure.replaceAll(',', '')));
-      expect(after, line).toBeLessThan(before!);
-      // "still above the trigger" exactly when it is, and never a failure said beside a success.
-      expect(match[5]!.includes('still above the trigger'), line).toBe(after! > triggerTokens);
-    }
-    // No step says both that it compacted and that compaction failed.
-    for (let index = 1; index < lines.length; index += 1) {
-      if (lines[index]!.startsWith('Conversation compacted'))
-        expect(lines[index - 1]).not.toMatch(/^Compaction failed/);
-    }
-    expect(run.stdout).not.toMatch(/could not bring the context under the trigger/);
-  });
+    ['6k', '1500', '500'],
+    ['4800', '1200', '300'],
+    ['8k', '2000', '800'],
+    ['32k', '0.05', '400'],
+  ])(
+    'says one consistent thing per compaction, in one number format (window %s, trigger %s, keep %s)',
+    async (window, trigger, keep) => {
+      const run = await runCli(['chat', '--window', window, '--trigger', trigger, '--keep', keep], {
+        input: script(...longTurns, '/stats', '/quit'),
+      });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const triggerTokens = Number(/compacts above ([\d,]+)\)/.exec(run.stdout)![1]!.replaceAll(',', ''));
+      const lines = run.stdout.split('\n');
+      const compactionLines = lines.filter((line) => /^(Conversation compacted|Compaction failed)/.test(line));
+      expect(compactionLines.length).toBeGreaterThan(0);
+      for (const line of compactionLines) {
+        // Thousands separators everywhere, never a bare 1530 beside a 1,440.
+        expect(line).not.toMatch(/\d{4}/);
+        const match = /, ([\d,]+) → ([\d,]+) tokens \((\w+), (\w+)\)(.*)$/.exec(line);
+        if (!match) continue;
+        const [before, after] = [match[1]!, match[2]!].map((figure) => Number(figure.replaceAll(',', '')));
+        expect(after, line).toBeLessThan(before!);
+        // "still above the trigger" exactly when it is, and never a failure said beside a success.
+        expect(match[5]!.includes('still above the trigger'), line).toBe(after! > triggerTokens);
+      }
+      // No step says both that it compacted and that compaction failed.
+      for (let index = 1; index < lines.length; index += 1) {
+        if (lines[index]!.startsWith('Conversation compacted'))
+          expect(lines[index - 1]).not.toMatch(/^Compaction failed/);
+      }
+      expect(run.stdout).not.toMatch(/could not bring the context under the trigger/);
+    },
+  );
 });
 
 type Request = {
