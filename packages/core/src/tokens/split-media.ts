@@ -9,6 +9,9 @@ const DATA_URL = /^data:[\w.+-]+\/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,/i;
  */
 const MEDIA_TYPE = /^(?:media|image|file|audio|video|document|input[_-](?:image|file|audio))(?:$|[_-])/i;
 
+/** In JSON text: a part whose type reads like media, or a string that starts as a data URL. Never misses either. */
+const MEDIA_SIGN = /"type":"(?:media|image|file|audio|video|document|input[_-](?:image|file|audio))|"data:[\w.+-]+\//i;
+
 /** Keys of which a media part holds at least one: its content, where it is, or what it is. */
 const PAYLOAD_KEYS = [
   'data',
@@ -65,6 +68,9 @@ export function splitMedia(value: unknown): SplitMedia {
   if (value === undefined) return { text: '', mediaCount: 0 };
   let mediaCount = 0;
   try {
+    // Most outputs hold no media: one plain serialization and a scan for a sign of it.
+    const plain = JSON.stringify(value) ?? '';
+    if (!MEDIA_SIGN.test(plain)) return { text: plain, mediaCount: 0 };
     const text =
       JSON.stringify(value, (_key, item: unknown) => {
         if (!isMediaValue(item)) return item;
