@@ -19,6 +19,7 @@ export type ReadmeSources = { economy?: RowsResult; retention?: RowsResult; core
 
 /** Keys of the bullets, in their order in the README. */
 export const FIGURE_KEYS = ['economy', 'retention', 'core-prepare'] as const;
+/** One bullet of the README's figures block. */
 export type FigureKey = (typeof FIGURE_KEYS)[number];
 
 const START = '<!-- figures:start';

@@ -17,7 +17,12 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
  */
 export function createActivityIndicator(
   stream: CliOutput,
-  options: { intervalMs?: number; now?: () => number } = {},
+  options: {
+    /** How often the line is redrawn. @default 100 */
+    intervalMs?: number;
+    /** The clock, in milliseconds. @default Date.now */
+    now?: () => number;
+  } = {},
 ): ActivityIndicator {
   if (!stream.isTTY) return { start() {}, stop() {} };
   const now = options.now ?? Date.now;

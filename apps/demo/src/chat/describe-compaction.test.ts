@@ -61,6 +61,19 @@ describe('describeCompaction', () => {
     ]);
   });
 
+  it('names the summarizers that failed before the one that wrote the summary', () => {
+    const event = end(52000, 9000) as Extract<CompactionEvent, { type: 'compaction:end' }>;
+    const fellBack = {
+      ...event,
+      fallbacks: [
+        { strategy: 'llm', error: 'cannot reach http://127.0.0.1:9/v1/chat/completions: connect ECONNREFUSED\nstack' },
+      ],
+    };
+    expect(describeCompaction([fellBack], 40000)).toEqual([
+      'Conversation compacted: 16 messages → summary, 52,000 → 9,000 tokens (structured, auto); llm failed (cannot reach http://127.0.0.1:9/v1/chat/completions: connect ECONNREFUSED)',
+    ]);
+  });
+
   it('spans from the first attempt to the last result, and names cleared tool outputs', () => {
     expect(describeCompaction([end(52000, 30000, 'prune'), end(30000, 21000, 'prune')], 40000)).toEqual([
       'Conversation compacted: 2 old tool outputs cleared, 52,000 → 21,000 tokens (prune, auto)',

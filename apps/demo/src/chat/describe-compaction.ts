@@ -15,7 +15,8 @@ export function withThousands(text: string): string {
  * `Conversation compacted: 12 messages → summary, 1,530 → 1,440 tokens (structured,
  * auto)`, from the first attempt's context to the last result's, and `— still above the
  * trigger of …` only when it is (with when the next attempt comes: the next message, or
- * once the context has grown when the engine paused automatic compaction). Without a compaction, `Compaction failed: <reason>` for
+ * once the context has grown when the engine paused automatic compaction), and each
+ * summarizer that failed before the one that wrote it (an unreachable endpoint). Without a compaction, `Compaction failed: <reason>` for
  * the last error. Nothing when no compaction was attempted.
  */
 export function describeCompaction(events: readonly CompactionEvent[], triggerTokens: number): string[] {
@@ -35,8 +36,11 @@ export function describeCompaction(events: readonly CompactionEvent[], triggerTo
       last.trigger !== 'manual' && last.tokensAfter > triggerTokens
         ? ` — still above the trigger of ${formatTokens(triggerTokens)} tokens; ${paused ? withThousands(paused) : 'the next message tries again'}`
         : '';
+    const fellBack = last.fallbacks
+      .map((fallback) => `; ${fallback.strategy} failed (${withThousands(fallback.error.split('\n')[0]!)})`)
+      .join('');
     return [
-      `Conversation compacted: ${what}, ${formatTokens(first.tokensBefore)} → ${formatTokens(last.tokensAfter)} tokens (${last.strategy}, ${last.trigger})${still}`,
+      `Conversation compacted: ${what}, ${formatTokens(first.tokensBefore)} → ${formatTokens(last.tokensAfter)} tokens (${last.strategy}, ${last.trigger})${still}${fellBack}`,
     ];
   }
   const error = errors.at(-1);
