@@ -11,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { int, table } from './render/markdown.ts';
+import { type HardeningResult, renderHardening } from './render/render-hardening.ts';
 import { type ImportCostResult, renderImportCost } from './render/render-import-cost.ts';
 import { type CorePrepareResult, type OverheadResult, renderOverhead } from './render/render-overhead.ts';
 import { renderScale, type ScaleResult } from './render/render-scale.ts';
@@ -31,6 +32,7 @@ export function renderBenchmarks(dir: string, now = new Date()): string {
   const retention = readResult<TableResult>(dir, 'retention');
   const importCost = readResult<ImportCostResult>(dir, 'import-cost');
   const scale = readResult<ScaleResult>(dir, 'scale');
+  const hardening = readResult<HardeningResult>(dir, 'hardening');
   const headed: ResultHeader[] = [core, overhead, tokenizers].filter((result) => result !== undefined);
   const sections = [
     header(headed, now),
@@ -40,6 +42,7 @@ export function renderBenchmarks(dir: string, now = new Date()): string {
     renderTableResult('3. Token economy', economy, 'cd benchmarks && node src/economy/economy.bench.ts'),
     renderTableResult('4. Retention', retention, 'cd benchmarks && node src/retention/retention.bench.ts'),
     renderImportCost(importCost),
+    renderHardening(hardening),
   ];
   return `${sections.join('\n\n')}\n`;
 }
