@@ -14,9 +14,11 @@ const BEDROCK_PREFIX =
  * | `models/gemini-2.5-pro` | `gemini-2-5-pro` |
  * | `llama3.1:8b`, `meta.llama3-1-8b-instruct-v1:0`, `Meta-Llama-3.1-8B` | `llama-3-1-8b…` |
  * | `ft:gpt-4o-mini-2024-07-18:acme::abc` | `gpt-4o-mini-2024-07-18-acme-abc` |
+ * | `openai:gpt-5` (LangChain), `openai/gpt-5` (Mastra, gateways) | `gpt-5` |
  *
  * Everything before the last `/` is dropped (`openai/`, `models/`,
- * `publishers/google/models/`, `meta-llama/`), as is OpenAI's `ft:` prefix. Date and
+ * `publishers/google/models/`, `meta-llama/`), as are OpenAI's `ft:` prefix and a
+ * LangChain `provider:` prefix. Date and
  * version suffixes stay: lookups match whole segments from the start (longest first),
  * so `gpt-4o-2024-08-06` finds `gpt-4o` and `claude-3-5-sonnet@20241022` finds `claude`.
  *
@@ -28,6 +30,9 @@ const BEDROCK_PREFIX =
 export function normalizeModelId(modelId: string): string {
   let id = modelId.trim().toLowerCase();
   if (id.startsWith('ft:')) id = id.slice(3);
+  // LangChain's `provider:model` (`openai:gpt-5`, `google-genai:gemini-2.5-pro`, `azure_openai:gpt-4o`);
+  // a prefix of letters only, so Ollama tags (`llama3.1:8b`) and Bedrock versions (`…-v1:0`) stay.
+  id = id.replace(/^[a-z][a-z_-]*:(?=[^:])/, '');
   id = id.slice(id.lastIndexOf('/') + 1);
   id = id.replace(BEDROCK_PREFIX, '');
   id = id.replace(/[^\p{L}\p{N}]+/gu, '-');

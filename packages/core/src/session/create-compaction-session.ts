@@ -2,6 +2,8 @@ import { parseMessages } from '../messages/parse-messages.js';
 import type { Message } from '../messages/types.js';
 import { getContextWindow } from '../models/index.js';
 import { isContextOverflowError } from '../overflow/index.js';
+import { checkCompactOptions } from '../settings/check-compact-options.js';
+import { checkSessionOptions } from '../settings/check-session-options.js';
 import { resolveSettings, triggerTokens } from '../settings/compaction-settings.js';
 import { memoryStore } from '../store/memory-store.js';
 import { structuredSummarizer } from '../summarize/index.js';
@@ -50,6 +52,7 @@ import type { CompactionSession, CompactionSessionOptions } from './types.js';
  * ```
  */
 export function createCompactionSession(options: CompactionSessionOptions): CompactionSession {
+  checkSessionOptions(options); // a typed error naming the option, before anything is made
   const { sessionId } = options;
   const store = options.store ?? memoryStore();
   const settings = resolveSettings(options.settings, getContextWindow(options.model));
@@ -132,6 +135,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       await cycle.recordUsage(usage);
     },
     async compact(compactOptions = {}) {
+      checkCompactOptions(compactOptions);
       await load();
       return singleFlight(() =>
         runner.attempt({

@@ -135,7 +135,7 @@ describe('seed 003 edge cases', () => {
     const summarizer = recordingSummarizer();
     const session = createCompactionSession({
       sessionId: 's',
-      settings: { ...settings, minMessages: 10, trigger: 50 },
+      settings: { ...settings, minMessages: 10, trigger: 0.02 }, // 80 tokens: 50 would now be rejected as below the reserve
       counter,
       summarizer,
     });

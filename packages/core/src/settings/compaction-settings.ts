@@ -1,4 +1,5 @@
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
+import { checkSettingsInput } from './check-settings-input.js';
 
 /** When and how much to compact. Every field has a default; see {@link DEFAULT_COMPACTION_SETTINGS}. */
 export type CompactionSettings = {
@@ -11,7 +12,9 @@ export type CompactionSettings = {
    * When to compact: a number in (0, 1] is a fraction of `contextWindow`; a
    * number > 1 is an absolute token limit; `0` disables automatic compaction
    * (manual and overflow compaction still work). Whatever the trigger, a context
-   * that leaves less than `reserveTokens` free is compacted too.
+   * that leaves less than `reserveTokens` free is compacted too. An absolute
+   * limit below `reserveTokens` or below 1% of the window (`80` meant as 80%)
+   * is rejected: it would compact on every call.
    * @default 0.8
    */
   trigger: number;
@@ -103,14 +106,19 @@ function checkInteger(name: string, value: number | undefined, { min }: { min: n
   }
 }
 
+/** An absolute trigger below this share of the window cannot be meant (`80` for 80%). */
+export const MIN_ABSOLUTE_TRIGGER_SHARE = 0.01;
+
 /**
- * Applies defaults and validates. Throws {@link InvalidSettingsError} naming the
- * setting and the reason.
+ * Applies defaults and validates: first {@link checkSettingsInput} (known keys,
+ * types), then ranges against the window. Throws {@link InvalidSettingsError}
+ * naming the setting and the reason.
  */
 export function resolveSettings(
   settings: Partial<CompactionSettings> | undefined,
   fallbackContextWindow: number,
 ): ResolvedSettings {
+  checkSettingsInput(settings);
   const given = stripUndefined(settings ?? {});
   const merged = { ...DEFAULT_COMPACTION_SETTINGS, ...given };
   const contextWindow = merged.contextWindow ?? fallbackContextWindow;
@@ -139,6 +147,7 @@ export function resolveSettings(
   if (merged.trigger > 1 && merged.trigger > contextWindow) {
     fail('trigger', `absolute limit ${merged.trigger} is above contextWindow (${contextWindow})`);
   }
+  checkAbsoluteTrigger(merged.trigger, merged.reserveTokens, contextWindow);
   checkInteger('summaryTimeoutMs', merged.summaryTimeoutMs, { min: 1 });
   if (!Array.isArray(merged.protectedTools) || merged.protectedTools.some((name) => typeof name !== 'string')) {
     fail('protectedTools', `must be an array of tool names (strings), got ${describeValue(merged.protectedTools)}`);
@@ -147,6 +156,25 @@ export function resolveSettings(
     fail('minReduction', `must be a fraction in [0, 1), got ${String(merged.minReduction)}`);
   }
   return { ...merged, contextWindow };
+}
+
+/**
+ * An absolute trigger (> 1) below the reserve or below 1% of the window compacts
+ * on every call: almost always a fraction written as a percentage (`80`) or a
+ * typo (`1.5`). Rejected, suggesting the fraction.
+ */
+function checkAbsoluteTrigger(trigger: number, reserveTokens: number, contextWindow: number): void {
+  if (!(trigger > 1)) return;
+  const onePercent = Math.ceil(contextWindow * MIN_ABSOLUTE_TRIGGER_SHARE);
+  const floor = Math.max(reserveTokens, onePercent);
+  if (trigger >= floor) return;
+  const meant = trigger <= 100 ? trigger / 100 : undefined;
+  const fraction = meant !== undefined && meant > 0 && meant <= 1 ? meant : 0.8;
+  const below = trigger < reserveTokens ? `reserveTokens (${reserveTokens})` : `1% of contextWindow (${onePercent})`;
+  fail(
+    'trigger',
+    `${trigger} is read as ${trigger} tokens, below ${below}, so every call would compact; for a share of the window use a fraction, e.g. trigger: ${fraction} (${Math.round(fraction * 100)}% of ${contextWindow}), or an absolute limit of at least ${floor} tokens`,
+  );
 }
 
 /** The token count above which automatic compaction runs; `Infinity` when disabled. */

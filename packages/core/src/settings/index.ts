@@ -1,6 +1,11 @@
+export { checkCompactOptions } from './check-compact-options.js';
+export { checkOptionKeys, describeValue, type PeerOptionHint } from './check-option-keys.js';
+export { checkSessionOptions, SESSION_OPTION_KEYS } from './check-session-options.js';
+export { checkSettingsInput, PEER_SETTING_HINTS, SETTING_KEYS } from './check-settings-input.js';
 export {
   type CompactionSettings,
   DEFAULT_COMPACTION_SETTINGS,
+  MIN_ABSOLUTE_TRIGGER_SHARE,
   type ResolvedSettings,
   resolveSettings,
   triggerTokens,

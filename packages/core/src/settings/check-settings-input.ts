@@ -1,0 +1,122 @@
+import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
+import { checkOptionKeys, describeValue, type PeerOptionHint } from './check-option-keys.js';
+import type { CompactionSettings } from './compaction-settings.js';
+
+/**
+ * Every setting. Typed against `CompactionSettings`, so a new setting that is not
+ * listed here fails the typecheck instead of being rejected at run time as unknown.
+ */
+const SETTINGS = {
+  contextWindow: true,
+  trigger: true,
+  reserveTokens: true,
+  keepRecentTokens: true,
+  keepRecentMessages: true,
+  minMessages: true,
+  splitTurnMinMessages: true,
+  pruneToolOutputs: true,
+  minReduction: true,
+  protectedTools: true,
+  summaryTimeoutMs: true,
+} satisfies Record<keyof CompactionSettings, true>;
+
+/** The keys of `CompactionSettings`. */
+export const SETTING_KEYS = Object.keys(SETTINGS) as (keyof CompactionSettings)[];
+
+const LANGCHAIN = "LangChain's summarizationMiddleware";
+const MASTRA = "Mastra's TokenLimiter";
+
+/** Setting names of peer libraries that users copy, and ours. */
+export const PEER_SETTING_HINTS: Readonly<Record<string, PeerOptionHint>> = {
+  keep: {
+    from: LANGCHAIN,
+    use: 'keepRecentMessages: N (for keep: { messages: N }) or keepRecentTokens: N (for keep: { tokens: N })',
+  },
+  maxTokensBeforeSummary: { from: LANGCHAIN, use: 'trigger: N (tokens) or trigger: 0.8 (a fraction of contextWindow)' },
+  messagesToKeep: { from: LANGCHAIN, use: 'keepRecentMessages' },
+  summaryPrefix: { from: LANGCHAIN, use: "the summarizer's prompts (llmSummarizer({ prompts }))" },
+  tokenCounter: { from: LANGCHAIN, use: 'the session option counter (a TokenCounter)' },
+  limit: { from: MASTRA, use: 'contextWindow (the window) and trigger (when to compact)' },
+  maxTokens: { from: 'a token limiter', use: 'contextWindow (the window) and trigger (when to compact)' },
+  threshold: { from: 'other compaction libraries', use: 'trigger (a fraction of the window, or tokens)' },
+  reserve: { from: 'other compaction libraries', use: 'reserveTokens' },
+  keepRecent: { from: 'pi-style settings', use: 'keepRecentTokens (tokens) or keepRecentMessages (messages)' },
+  maxContextTokens: { from: 'other libraries', use: 'contextWindow' },
+  contextLength: { from: 'other libraries', use: 'contextWindow' },
+};
+
+const WHOLE_NUMBERS = [
+  'contextWindow',
+  'reserveTokens',
+  'keepRecentTokens',
+  'keepRecentMessages',
+  'minMessages',
+  'splitTurnMinMessages',
+  'summaryTimeoutMs',
+] as const;
+
+/**
+ * The checks of settings that need no context window: an object, known keys
+ * (a peer library's name gets ours in the message), and each value of the right
+ * type — numbers finite, counts whole, `pruneToolOutputs` a boolean, `trigger` a
+ * number (LangChain's `trigger: { tokens: N }` is told to be `trigger: N`). Throws
+ * {@link InvalidSettingsError} naming the setting. `resolveSettings` runs it first;
+ * adapters run it at construction, before any model (and so any window) is known.
+ *
+ * @param prefix - prepended to the setting in errors (`settings.` when nested in options).
+ * @default prefix ''
+ */
+export function checkSettingsInput(settings: unknown, prefix = ''): void {
+  if (settings === undefined) return;
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
+    throw new InvalidSettingsError({
+      setting: prefix ? prefix.slice(0, -1) : 'settings',
+      problem: `must be an object of CompactionSettings, got ${describeValue(settings)}; for a preset pass COMPACTION_PRESETS.economy.settings`,
+    });
+  }
+  checkOptionKeys(settings, SETTING_KEYS, 'setting', PEER_SETTING_HINTS, prefix);
+  const values = settings as Record<string, unknown>;
+  const fail = (setting: string, problem: string): never => {
+    throw new InvalidSettingsError({ setting: `${prefix}${setting}`, problem });
+  };
+  const trigger = values.trigger;
+  if (trigger !== undefined) {
+    if (typeof trigger === 'object' && trigger !== null && !Array.isArray(trigger)) {
+      const shape = trigger as Record<string, unknown>;
+      const suggestion =
+        typeof shape.tokens === 'number'
+          ? `trigger: ${shape.tokens}`
+          : typeof shape.fraction === 'number'
+            ? `trigger: ${shape.fraction}`
+            : 'trigger: 0.8 (a fraction of contextWindow) or trigger: 100_000 (tokens)';
+      fail('trigger', `takes a number, not ${describeValue(trigger)} (${LANGCHAIN}'s form); use ${suggestion}`);
+    }
+    if (typeof trigger !== 'number' || !Number.isFinite(trigger) || trigger < 0) {
+      fail('trigger', `must be 0 (off), a fraction in (0, 1] or a token count > 1, got ${describeValue(trigger)}`);
+    }
+  }
+  for (const name of WHOLE_NUMBERS) {
+    const value = values[name];
+    if (value === undefined) continue;
+    if (name === 'keepRecentMessages' && typeof value === 'object' && value !== null) {
+      fail(name, `takes a number, not ${describeValue(value)}`);
+    }
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+      fail(
+        name,
+        `must be a whole number of ${name.endsWith('Messages') ? 'messages' : 'tokens'} ≥ 0, got ${describeValue(value)}`,
+      );
+    }
+  }
+  if (values.pruneToolOutputs !== undefined && typeof values.pruneToolOutputs !== 'boolean') {
+    fail('pruneToolOutputs', `must be true or false, got ${describeValue(values.pruneToolOutputs)}`);
+  }
+  const tools = values.protectedTools;
+  if (tools !== undefined && (!Array.isArray(tools) || tools.some((name) => typeof name !== 'string'))) {
+    fail('protectedTools', `must be an array of tool names (strings), got ${describeValue(tools)}`);
+  }
+  const minReduction = values.minReduction;
+  if (minReduction !== undefined && (typeof minReduction !== 'number' || !(minReduction >= 0 && minReduction < 1))) {
+    fail('minReduction', `must be a fraction in [0, 1), got ${describeValue(minReduction)}`);
+  }
+}
