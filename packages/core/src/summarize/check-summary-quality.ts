@@ -120,7 +120,7 @@ export function summaryContentLines(summary: string): Set<string> {
   for (const raw of removeFileOperationBlocks(body).split('\n')) {
     if (/^\s{0,3}#{1,6}\s/.test(raw)) continue;
     const line = raw
-      .replace(/^[\s>*\-+\d.)]*(?:\[[ x]\]\s*)?/i, '')
+      .replace(/^(?:\s*(?:[>*+-]|\d{1,3}[.)])\s+)*(?:\[[ x]\]\s*)?/i, '')
       .replace(/[*_`]/g, '')
       .replace(/\s+/g, ' ')
       .trim()

@@ -287,6 +287,17 @@ describe('llmSummarizer: bounded requests', () => {
     }
   });
 
+  it('chunks are of about even size: no last chunk is a sliver', async () => {
+    const model = recordingModel();
+    // A little more than one request holds (12 of these messages): a greedy split would send 12, then 2.
+    await llmSummarizer({ generate: model.generate, contextWindow: 20_000 }).summarize(
+      request({ messages: longSpan(14, 400), replacedTokens: 1_000_000 }),
+    );
+    const perCall = model.calls.map((call) => (call.prompt.match(/^\[(?:User|Assistant)\]: REQ-/gm) ?? []).length);
+    expect(perCall.length).toBeGreaterThan(1);
+    expect(perCall).toEqual([7, 7]);
+  });
+
   it('takes the window from the request when the options give none', async () => {
     const model = recordingModel();
     await llmSummarizer({ generate: model.generate }).summarize(

@@ -245,31 +245,43 @@ const MIN_CHUNK_TOKENS = 256;
 
 /**
  * Groups per-message transcript lines into chunks of at most `budget` tokens, at message
- * boundaries; a message larger than a chunk alone is cut to it, with a marker.
+ * boundaries, of about even size (so that no last chunk is a sliver whose summary could not
+ * be smaller than what it replaces); a message larger than a chunk alone is cut to it,
+ * with a marker.
  */
 function chunkLines(
   lines: readonly string[],
   budget: number,
   counter: { countText(text: string): number },
 ): { text: string; tokens: number }[] {
-  const chunks: { text: string; tokens: number }[] = [];
-  let text = '';
-  let tokens = 0;
+  const sized: { line: string; tokens: number }[] = [];
   for (const raw of lines) {
     if (!raw) continue;
     let line = raw;
-    let lineTokens = counter.countText(line) + 1;
-    if (lineTokens > budget) {
+    let tokens = counter.countText(line) + 1;
+    if (tokens > budget) {
       line = cutToTokens(line, budget - 1, counter);
-      lineTokens = counter.countText(line) + 1;
+      tokens = counter.countText(line) + 1;
     }
-    if (text && tokens + lineTokens > budget) {
+    sized.push({ line, tokens });
+  }
+  let remaining = sized.reduce((sum, item) => sum + item.tokens, 0);
+  const target = Math.ceil(remaining / Math.max(1, Math.ceil(remaining / budget)));
+  const chunks: { text: string; tokens: number }[] = [];
+  let text = '';
+  let tokens = 0;
+  for (const item of sized) {
+    const full = tokens + item.tokens > budget;
+    // Past the even share, close the chunk unless everything left still fits in it.
+    const even = tokens + item.tokens > target && tokens + remaining > budget;
+    if (text && (full || even)) {
       chunks.push({ text, tokens });
       text = '';
       tokens = 0;
     }
-    text = text ? `${text}\n${line}` : line;
-    tokens += lineTokens;
+    text = text ? `${text}\n${item.line}` : item.line;
+    tokens += item.tokens;
+    remaining -= item.tokens;
   }
   if (text || chunks.length === 0) chunks.push({ text, tokens });
   return chunks;
