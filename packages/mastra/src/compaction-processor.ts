@@ -20,9 +20,7 @@ import type {
   Processor,
 } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
-import { buildPrompt } from './build-prompt.js';
 import type { CompactionProcessorOptions } from './compaction-processor-options.js';
-import { fromCoreMessages } from './from-core-messages.js';
 import { memoryThread } from './memory-thread.js';
 import { type ThreadKey, type ThreadSession, type ThreadSessions, threadSessions } from './thread-sessions.js';
 import { toCoreMessages } from './to-core-messages.js';
@@ -112,8 +110,9 @@ export class CompactionProcessor implements Processor {
   async processLLMRequest(args: ProcessLLMRequestArgs): Promise<ProcessLLMRequestResult> {
     const run = await this.#prepare(args, args.model);
     if (!run?.prepared || !run.compacted) return undefined;
-    const view = fromCoreMessages(run.prepared.messages);
-    return { prompt: await buildPrompt(view, { prompt: args.prompt, model: args.model, live: args.messageList }) };
+    // Converted incrementally: a step costs what is new since the conversation's last step, not the whole context.
+    const options = { prompt: args.prompt, model: args.model, live: args.messageList };
+    return { prompt: await run.thread.prompts.build(run.prepared.messages, options) };
   }
 
   /** Records the input tokens the provider reported, for the next estimate. */

@@ -14,6 +14,7 @@ import {
 } from '@compaction/core';
 import type { LanguageModel as MastraLanguageModel } from '@mastra/core/llm';
 import type { CompactionProcessorOptions } from './compaction-processor-options.js';
+import { type ContextPrompt, contextPrompt } from './context-prompt.js';
 import { type CoreMessageCache, coreMessageCache } from './core-message-cache.js';
 import { mastraSummarizer } from './mastra-summarizer.js';
 
@@ -27,6 +28,8 @@ export type ThreadSession = {
   readonly ids: 'message' | 'content';
   /** The conversation's Mastra → core conversions, reused from call to call. */
   readonly coreMessages: CoreMessageCache;
+  /** The provider prompt of its compacted context, converted incrementally from step to step. */
+  readonly prompts: ContextPrompt;
   /** The run whose messages the session was last brought in line with. */
   owner: object | undefined;
   /** How many messages the session held after its last prepare (what the cache sizes it by). */
@@ -109,6 +112,7 @@ export function threadSessions(options: CompactionProcessorOptions): ThreadSessi
       session,
       ids: key.ids,
       coreMessages: coreMessageCache(key.ids),
+      prompts: contextPrompt(),
       owner: undefined,
       get heldMessages() {
         return held;
