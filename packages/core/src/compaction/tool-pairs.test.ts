@@ -235,3 +235,32 @@ describe('repairToolPairs (r16, r17)', () => {
     );
   });
 });
+
+describe('repairToolPairs: provider-executed tools', () => {
+  it('a result in the assistant message of its call stays there', () => {
+    const history: Message[] = [
+      user('search the web'),
+      {
+        id: 'a',
+        role: 'assistant',
+        parts: [
+          { type: 'tool-call', toolCallId: 'ws', toolName: 'web_search', input: { query: 'x' } },
+          { type: 'tool-result', toolCallId: 'ws', toolName: 'web_search', output: 'results' },
+          { type: 'text', text: 'Found it.' },
+        ],
+      },
+      user('thanks'),
+    ];
+    expect(repairToolPairs(history)).toBe(history);
+    // With a client tool call beside it, only the client call needs its result.
+    const mixed: Message[] = [
+      history[0]!,
+      {
+        ...history[1]!,
+        parts: [...history[1]!.parts, { type: 'tool-call', toolCallId: 'k', toolName: 'run', input: {} }],
+      },
+      result('r', 'k', 'ran'),
+    ];
+    expect(repairToolPairs(mixed)).toBe(mixed);
+  });
+});

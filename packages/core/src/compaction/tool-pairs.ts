@@ -82,6 +82,10 @@ export function hasValidToolPairs(messages: readonly Message[]): boolean {
       if (pending.has(part.toolCallId)) return false;
       pending.add(part.toolCallId);
     }
+    // A provider-executed tool's result sits in the assistant message with its call.
+    for (const part of message.parts) {
+      if (part.type === 'tool-result' && !pending?.delete(part.toolCallId)) return false;
+    }
   }
   return !pending || pending.size === 0;
 }
@@ -98,6 +102,8 @@ export function hasValidToolPairs(messages: readonly Message[]): boolean {
  *   so the context never ends on a dangling call.
  * - Ids are matched by occurrence: a provider that reuses one id (`call_0`) on every turn
  *   has each call answered by its own results.
+ * - A result in the same assistant message as its call (a provider-executed tool) answers
+ *   it where it is.
  *
  * Moved and synthetic results go in one `tool` message after the call's block
  * (`metadata.compaction.type` `synthetic-result` when it holds a synthetic one,
@@ -142,7 +148,15 @@ export function repairToolPairs(messages: readonly Message[]): Message[] {
 
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index]!;
-    if (!carriesResults(message)) closeBlock(index);
+    const carrier = carriesResults(message);
+    if (!carrier) {
+      closeBlock(index);
+      if (message.parts.some((part) => part.type === 'tool-call')) {
+        const pending = new Map<string, string>();
+        for (const part of message.parts) if (part.type === 'tool-call') pending.set(part.toolCallId, part.toolName);
+        block = { message, pending, ids: [...pending.keys()], index };
+      }
+    }
     const parts: Part[] = [];
     for (const part of message.parts) {
       if (part.type !== 'tool-result') {
@@ -161,11 +175,6 @@ export function repairToolPairs(messages: readonly Message[]): Message[] {
     }
     if (parts.length > 0 || message.parts.length === 0) {
       repaired.push(parts.length === message.parts.length ? message : { ...message, parts });
-    }
-    if (!carriesResults(message) && message.parts.some((part) => part.type === 'tool-call')) {
-      const pending = new Map<string, string>();
-      for (const part of message.parts) if (part.type === 'tool-call') pending.set(part.toolCallId, part.toolName);
-      block = { message, pending, ids: [...pending.keys()], index };
     }
   }
   closeBlock(messages.length);
