@@ -1,7 +1,7 @@
 import { InvalidMessageError } from '@compaction/core';
 import { AIMessage, FunctionMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { extendToCore, toCoreMessages } from './to-core-messages.js';
+import { CONVERTED_MESSAGES_KEPT, extendToCore, toCoreMessages } from './to-core-messages.js';
 
 function withoutOriginal<T extends { metadata?: Record<string, unknown> }>(message: T) {
   const { langchain: _original, ...metadata } = message.metadata ?? {};
@@ -93,6 +93,22 @@ describe('toCoreMessages', () => {
     const [renamed] = toCoreMessages([human]);
     expect(renamed).not.toBe(first);
     expect(renamed!.id).toBe('h2');
+  });
+
+  it('keeps the conversions of the most recent messages only, so holding many threads costs no memory of ours', () => {
+    const first = new HumanMessage({ id: 'first', content: 'hello' });
+    const [core] = toCoreMessages([first]);
+    for (let index = 0; index < CONVERTED_MESSAGES_KEPT; index += 1) {
+      toCoreMessages([new HumanMessage({ id: `m${index}`, content: 'x' })]);
+    }
+    expect(toCoreMessages([first])[0]).not.toBe(core);
+    expect(toCoreMessages([first])[0]).toEqual(core);
+    const recent = new HumanMessage({ id: 'recent', content: 'y' });
+    const [kept] = toCoreMessages([recent]);
+    for (let index = 0; index < CONVERTED_MESSAGES_KEPT / 4; index += 1) {
+      toCoreMessages([new HumanMessage({ id: `n${index}`, content: 'x' })]);
+    }
+    expect(toCoreMessages([recent])[0]).toBe(kept);
   });
 
   it('names a tool result without a name after its call, also when only the result is new', () => {

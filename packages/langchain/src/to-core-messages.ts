@@ -13,8 +13,42 @@ export const COMPACTION_KWARG = 'compaction';
 /** Parts arrays made by {@link toCoreMessages}, with the message each came from: "unchanged" is identity. */
 const projections = new WeakMap<readonly Part[], BaseMessage>();
 
-/** Each LangChain message's core message, made once: the agent state and chat histories keep the same objects from call to call. */
-const converted = new WeakMap<BaseMessage, Message>();
+/**
+ * How many LangChain messages keep their core message (the most recently
+ * converted or used; ~400 B each besides the message itself, which the entry
+ * keeps alive): a thread that comes back within them is not converted again.
+ * A `WeakMap` would hold a core message for every message the application
+ * holds — hundreds of MB for thousands of threads.
+ */
+export const CONVERTED_MESSAGES_KEPT = 20_000;
+
+/**
+ * Each LangChain message's core message, made once (the agent state and chat
+ * histories keep the same objects from call to call), in two generations of at
+ * most half of {@link CONVERTED_MESSAGES_KEPT}: one used again moves to the
+ * current one, the old one is dropped whole when the current one is full — O(1).
+ */
+const converted = {
+  current: new Map<BaseMessage, Message>(),
+  previous: new Map<BaseMessage, Message>(),
+  get(message: BaseMessage): Message | undefined {
+    const found = this.current.get(message);
+    if (found !== undefined) return found;
+    const old = this.previous.get(message);
+    if (old !== undefined) {
+      this.previous.delete(message);
+      this.set(message, old);
+    }
+    return old;
+  },
+  set(message: BaseMessage, core: Message): void {
+    if (this.current.size >= CONVERTED_MESSAGES_KEPT / 2) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(message, core);
+  },
+};
 
 /**
  * LangChain messages as core messages. `human` → user, `ai` → assistant (text and
