@@ -18,6 +18,7 @@ import { createCompactionRunner } from './run-compaction.js';
 import { createSessionEvents } from './session-events.js';
 import { createSessionPersistence } from './session-persistence.js';
 import { createTokenEstimate } from './token-estimate.js';
+import { compactionTracing } from './trace-compaction.js';
 import type { CompactionSession, CompactionSessionOptions } from './types.js';
 
 /**
@@ -63,14 +64,17 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
   const conversation = createConversationState();
   const events = createSessionEvents(options.onEvent);
   const persistHistory = options.persistHistory ?? true;
-  const persistence = createSessionPersistence({ store, sessionId, persistHistory, conversation });
+  const tracing = compactionTracing({ sessionId, events, conversation, counter });
+  const persistence = tracing.persistence(createSessionPersistence({ store, sessionId, persistHistory, conversation }));
   const estimate = createTokenEstimate({ conversation, settings, cache, counter, modelKey });
   const context = createContextCache(conversation);
   const summarizer = options.summarizer ?? structuredSummarizer();
-  const runner = createCompactionRunner({
-    ...{ sessionId, settings, summarizer, counter, cache },
-    ...{ conversation, estimate, context, persistence, events },
-  });
+  const runner = tracing.runner(
+    createCompactionRunner({
+      ...{ sessionId, settings, summarizer, counter, cache },
+      ...{ conversation, estimate, context, persistence, events },
+    }),
+  );
 
   const cycle = createCallCycle({
     ...{ sessionId, settings, modelKey, conversation, estimate, context, persistence, runner, events },

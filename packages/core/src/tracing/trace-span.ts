@@ -43,9 +43,13 @@ async function loadApi(): Promise<OtelApi | null> {
 export type SpanRecorder = {
   /** Adds attributes (undefined values are left out). */
   set(attributes: SpanAttributes): void;
+  /** Marks the span failed with `message`, for a failure reported without a throw. */
+  fail(message: string): void;
+  /** Whether anything is recorded: false without `@opentelemetry/api` or a registered tracer provider. */
+  readonly recording: boolean;
 };
 
-const NOOP_RECORDER: SpanRecorder = { set() {} };
+const NOOP_RECORDER: SpanRecorder = { set() {}, fail() {}, recording: false };
 
 /**
  * Runs `fn` inside a span named `name`, the active span while it runs, so spans
@@ -64,10 +68,21 @@ export async function traceSpan<T>(
   if (!otel) return fn(NOOP_RECORDER);
   const tracer = otel.trace.getTracer(TRACER_NAME);
   return tracer.startActiveSpan(name, { attributes: definedAttributes(attributes) }, async (span) => {
-    const recorder: SpanRecorder = { set: (more) => void span.setAttributes(definedAttributes(more)) };
+    let failure: string | undefined;
+    const recorder: SpanRecorder = {
+      set: (more) => void span.setAttributes(definedAttributes(more)),
+      fail: (message) => {
+        failure = message;
+      },
+      recording: span.isRecording(),
+    };
     try {
       const result = await fn(recorder);
-      span.setStatus({ code: otel.SpanStatusCode.OK });
+      span.setStatus(
+        failure === undefined
+          ? { code: otel.SpanStatusCode.OK }
+          : { code: otel.SpanStatusCode.ERROR, message: failure },
+      );
       return result;
     } catch (error) {
       span.recordException(error instanceof Error ? error : new Error(String(error)));
