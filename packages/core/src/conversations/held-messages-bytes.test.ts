@@ -5,5 +5,6 @@ describe('heldMessagesBytes', () => {
   it('grows by one message’s estimate per message, from a fixed cost per conversation', () => {
     expect(heldMessagesBytes(0)).toBe(HELD_CONVERSATION_BYTES);
     expect(heldMessagesBytes(200) - heldMessagesBytes(199)).toBe(HELD_MESSAGE_BYTES);
+    expect(heldMessagesBytes(10, 1_000)).toBe(HELD_CONVERSATION_BYTES + 10_000);
   });
 });

@@ -13,8 +13,11 @@ export const HELD_CONVERSATION_BYTES = 8 * 1024;
 
 /**
  * The estimated bytes of a kept conversation that holds `messages` messages
- * (the `sizeOf` of a `ConversationCache` entry).
+ * (the `sizeOf` of a `ConversationCache` entry). An adapter whose entries hold
+ * more or less a message than {@link HELD_MESSAGE_BYTES} says so with `bytesPerMessage`.
+ *
+ * @default bytesPerMessage HELD_MESSAGE_BYTES
  */
-export function heldMessagesBytes(messages: number): number {
-  return HELD_CONVERSATION_BYTES + messages * HELD_MESSAGE_BYTES;
+export function heldMessagesBytes(messages: number, bytesPerMessage = HELD_MESSAGE_BYTES): number {
+  return HELD_CONVERSATION_BYTES + messages * bytesPerMessage;
 }
