@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversation } from '../../test/builders.js';
 import type { Message } from '../messages/types.js';
@@ -7,6 +8,8 @@ import {
   PRUNED_OUTPUT_MARKER,
   repairToolPairs,
   SUMMARY_ACKNOWLEDGEMENT,
+  SUMMARY_PREFIX,
+  SUMMARY_SUFFIX,
 } from './build-context.js';
 import { COMPACTION_STATE_SCHEMA, type CompactionState } from './compaction-state.js';
 
@@ -102,5 +105,39 @@ describe('repairToolPairs', () => {
     const c = conversation();
     const history = [c.user('q'), ...c.toolStep([{ name: 'bash', input: {}, output: 'x' }])];
     expect(repairToolPairs(history)).toBe(history);
+  });
+});
+
+describe('summaryMessage framing', () => {
+  it('text in a summary cannot close the summary early, in any spelling', () => {
+    const markers = fc.tuple(
+      fc.constantFrom('[', '[ '),
+      fc.constantFrom('End of summary', 'end  of SUMMARY', 'Conversation summary', 'CONVERSATION SUMMARY'),
+      fc.constantFrom(']', ' ]'),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.string(),
+            markers.map((parts) => parts.join('')),
+          ),
+          { maxLength: 8 },
+        ),
+        (pieces) => {
+          const history: Message[] = [
+            { id: 'u0', role: 'user', parts: [{ type: 'text', text: 'old' }] },
+            { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'new' }] },
+          ];
+          const [message] = buildContext(history, stateFor(history, 1, { summary: `## Goal\n${pieces.join('\n')}` }));
+          const text = message!.parts[0]!.type === 'text' ? message!.parts[0]!.text : '';
+          expect(text.match(/\[\s*end\s+of\s+summary\s*\]/gi)).toHaveLength(1);
+          expect(text.match(/\[\s*conversation\s+summary\s*\]/gi)).toHaveLength(1);
+          expect(text.startsWith(SUMMARY_PREFIX)).toBe(true);
+          expect(text.endsWith(SUMMARY_SUFFIX)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

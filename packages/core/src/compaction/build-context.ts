@@ -34,12 +34,20 @@ function summaryTag(state: CompactionState): string {
   return contentFingerprint(state.summary, state.firstKeptMessageId).slice(0, 12);
 }
 
-/** The summary as the user message the model sees. */
+/** A wrapper marker of the summary message, in any case or spacing, as text inside a summary could write it. */
+const SUMMARY_MARKER = /\[\s*(conversation\s+summary|end\s+of\s+summary)\s*\]/gi;
+
+/**
+ * The summary as the user message the model sees. A summary that holds text shaped like
+ * the wrapper's own markers (`[End of summary]`, quoted from a tool output, say) has them
+ * written `(End of summary)`: only the wrapper opens and closes the summary.
+ */
 export function summaryMessage(state: CompactionState): Message {
+  const summary = state.summary.replace(SUMMARY_MARKER, (_match, name: string) => `(${name})`);
   return {
     id: `compaction-summary-v${state.version}-${summaryTag(state)}`,
     role: 'user',
-    parts: [{ type: 'text', text: `${SUMMARY_PREFIX}\n\n${state.summary}\n\n${SUMMARY_SUFFIX}` }],
+    parts: [{ type: 'text', text: `${SUMMARY_PREFIX}\n\n${summary}\n\n${SUMMARY_SUFFIX}` }],
     metadata: { compaction: { type: 'summary', version: state.version, strategy: state.strategy } },
   };
 }
