@@ -345,6 +345,14 @@ Last request from user was: Handle client disconnects gracefully`;
     expect(() => structuredSummarizer({ maxTokens: 0 })).toThrow(InvalidSettingsError);
     expect(() => structuredSummarizer({ maxTokens: 1.5 })).toThrow(/maxTokens/);
   });
+
+  it('refuses unknown options and options that are not an object, naming what is known', () => {
+    expect(() => structuredSummarizer({ maxToken: 2000 } as never)).toThrow(
+      'setting "maxToken": unknown option; known: maxTokens',
+    );
+    expect(() => structuredSummarizer(2000 as never)).toThrow(InvalidSettingsError);
+    expect(() => structuredSummarizer(null as never)).toThrow(/must be an object/);
+  });
 });
 
 describe('structuredSummarizer: a handoff of the work', () => {

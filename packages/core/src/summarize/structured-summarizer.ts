@@ -2,6 +2,8 @@ import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { buildStructuredSummary, DEFAULT_STRUCTURED_BUDGET } from './build-structured-summary.js';
 import type { Summarizer } from './types.js';
 
+const KNOWN_OPTIONS: readonly string[] = ['maxTokens'];
+
 /** Options of {@link structuredSummarizer}. */
 export type StructuredSummarizerOptions = {
   /**
@@ -37,6 +39,17 @@ export type StructuredSummarizerOptions = {
  * ```
  */
 export function structuredSummarizer(options: StructuredSummarizerOptions = {}): Summarizer {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new InvalidSettingsError({
+      setting: 'options',
+      problem: `must be an object like { maxTokens: 2000 }, got ${Array.isArray(options) ? 'an array' : String(options)}`,
+    });
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.includes(key)) {
+      throw new InvalidSettingsError({ setting: key, problem: `unknown option; known: ${KNOWN_OPTIONS.join(', ')}` });
+    }
+  }
   const maxTokens = options.maxTokens ?? DEFAULT_STRUCTURED_BUDGET;
   if (!Number.isInteger(maxTokens) || maxTokens < 1) {
     throw new InvalidSettingsError({ setting: 'maxTokens', problem: `must be a positive integer, got ${maxTokens}` });
