@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { conversation } from '../../test/builders.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
+import { splitLastRequest } from './split-last-request.js';
 import { truncateSummarizer } from './truncate-summarizer.js';
 import type { SummarizeRequest } from './types.js';
 
@@ -96,5 +97,24 @@ describe('truncateSummarizer', () => {
       counter,
     });
     expect(summary).toBe('[Compacted 2 messages: 1 user, 1 wizard]');
+  });
+});
+
+describe('truncateSummarizer: a huge final paste', () => {
+  it('is carried cut with a marker, not verbatim', async () => {
+    const paste = `fix this:\n${'at frame (src/a.ts:1)\n'.repeat(50_000)}`;
+    const summary = await truncateSummarizer().summarize({
+      kind: 'history',
+      messages: [],
+      fileOps: { read: [], modified: [] },
+      lastUserRequest: paste,
+      replacedTokens: 1_000_000,
+      maxTokens: 2_000,
+      counter,
+    });
+    const { lastRequest } = splitLastRequest(summary);
+    expect(lastRequest?.startsWith('fix this:')).toBe(true);
+    expect(lastRequest).toMatch(/more characters cut\]$/);
+    expect(counter.countText(summary)).toBeLessThan(1_200);
   });
 });

@@ -1,5 +1,5 @@
 import type { Message } from '../messages/types.js';
-import { cutText } from './cut-text.js';
+import { cutText, cutToTokens } from './cut-text.js';
 import { mergeFileOperations } from './merge-file-operations.js';
 import { parseFileOperations } from './parse-file-operations.js';
 import { removeFileOperationBlocks } from './remove-file-operation-blocks.js';
@@ -23,7 +23,8 @@ const ROLE_ORDER = ['user', 'assistant', 'tool', 'system'] as const;
  * never throws, whatever the input. It writes
  * `[Compacted N messages: 12 user, 30 assistant, 28 tool]`, the start of an earlier summary
  * when there is one, the `<read-files>` / `<modified-files>` blocks, and
- * `Last request from user was: …`.
+ * `Last request from user was: …` (a huge paste cut, with a marker, to half of
+ * `request.maxTokens`, at least 500 tokens).
  *
  * @example
  * ```ts
@@ -64,7 +65,24 @@ function truncateSummary(request: SummarizeRequest, maxPrevious: number): string
   }
   const lastRequest =
     typeof request?.lastUserRequest === 'string' ? request.lastUserRequest : splitLastRequest(previous).lastRequest;
-  return request?.kind === 'turn-prefix' ? lines.join('\n\n') : appendLastRequest(lines.join('\n\n'), lastRequest);
+  return request?.kind === 'turn-prefix'
+    ? lines.join('\n\n')
+    : appendLastRequest(lines.join('\n\n'), capLastRequest(lastRequest, request));
+}
+
+/**
+ * The carried last request, cut with a marker when it is a huge paste: to half of
+ * `request.maxTokens` (at least 500 tokens), measured with the request's counter, or at
+ * four characters a token without one. The kept messages hold it whole.
+ */
+function capLastRequest(lastRequest: string | undefined, request: SummarizeRequest): string | undefined {
+  if (lastRequest === undefined) return undefined;
+  const maxTokens = typeof request?.maxTokens === 'number' && request.maxTokens > 0 ? request.maxTokens : 4000;
+  const cap = Math.max(500, Math.floor(maxTokens / 2));
+  if (lastRequest.length <= cap) return lastRequest;
+  const counter = request?.counter;
+  if (counter && typeof counter.countText === 'function') return cutToTokens(lastRequest, cap, counter);
+  return cutText(lastRequest, cap * 4);
 }
 
 function fileOpsOf(request: SummarizeRequest): FileOperations {
