@@ -1,0 +1,48 @@
+import { Agent } from '@mastra/core/agent';
+import { context, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFile, SMALL_WINDOW } from './__fixtures__/agent-fixtures.js';
+import { scriptedModel } from './__fixtures__/scripted-model.js';
+import { CompactionProcessor } from './compaction-processor.js';
+
+const exporter = new InMemorySpanExporter();
+const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+provider.register();
+afterAll(async () => {
+  await provider.shutdown();
+  trace.disable();
+  context.disable();
+});
+
+describe('compaction spans in a Mastra agent', () => {
+  it('records each compaction of a long run as a compaction span with its children', async () => {
+    const scripted = scriptedModel((_prompt, call) =>
+      call < 12 ? { toolCalls: [{ toolName: 'readFile', input: { path: `file${call}.ts` } }] } : { text: 'All read.' },
+    );
+    const agent = new Agent({
+      id: 'coder',
+      name: 'coder',
+      instructions: 'You are a coder.',
+      model: scripted.model,
+      tools: { readFile },
+      inputProcessors: [
+        new CompactionProcessor({ settings: { ...SMALL_WINDOW, pruneToolOutputs: false }, sessionId: 'mastra-traced' }),
+      ],
+    });
+    await agent.generate('Read all the files.', { maxSteps: 14 });
+    const spans = exporter.getFinishedSpans().filter((span) => span.name === 'compaction');
+    expect(spans.length).toBeGreaterThan(0);
+    for (const span of spans) {
+      expect(span.attributes['compaction.session.id']).toBe('mastra-traced');
+      expect(span.attributes['compaction.trigger']).toBe('auto');
+    }
+    const done = spans.find((span) => span.attributes['compaction.strategy'] === 'llm')!;
+    const children = exporter
+      .getFinishedSpans()
+      .filter((span) => span.parentSpanContext?.spanId === done.spanContext().spanId);
+    const summarize = children.find((span) => span.name === 'compaction.summarize')!;
+    expect(summarize.attributes['gen_ai.request.model']).toBe('mock-model');
+    expect(summarize.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
+  });
+});
