@@ -71,6 +71,21 @@ export default defineConfig({
         extends: true,
         test: { name: 'web', root: './apps/web', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
       },
+      {
+        extends: true,
+        // The README examples run with the providers swapped for the frameworks' test models.
+        resolve: {
+          alias: {
+            '@ai-sdk/openai': fileURLToPath(
+              new URL('./readme-examples/src/substitutes/ai-sdk-openai.ts', import.meta.url),
+            ),
+            '@langchain/openai': fileURLToPath(
+              new URL('./readme-examples/src/substitutes/langchain-openai.ts', import.meta.url),
+            ),
+          },
+        },
+        test: { name: 'readme', root: './readme-examples', include: ['src/**/*.test.ts'] },
+      },
     ],
   },
   resolve: { alias },

@@ -2,6 +2,7 @@ import { type CompactionEvent, type CompactionSession, isContextOverflowError, t
 import type { LanguageModelMiddleware } from 'ai';
 import type { CallOptions, GenerateResult, ProviderPrompt, StreamPart, StreamResult } from './ai-sdk-types.js';
 import type { AiSdkModel } from './as-language-model.js';
+import { checkCompactionOptions } from './check-compaction-options.js';
 import { compactionMetadata } from './compaction-metadata.js';
 import type { CompactionMiddlewareOptions } from './compaction-options.js';
 import { conversationKey } from './conversation-key.js';
@@ -44,6 +45,7 @@ type Call = { session: CompactionSession; converter: MessageConverter; messages:
  * ```
  */
 export function compactionMiddleware(options: CompactionMiddlewareOptions = {}): CompactionMiddleware {
+  checkCompactionOptions(options, 'compactionMiddleware'); // at construction, not at the first call
   const sessions = sessionRegistry(options);
   const converter = messageConverter();
   const calls = new WeakMap<CallOptions, Call>();

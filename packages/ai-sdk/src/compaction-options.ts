@@ -14,11 +14,13 @@ export type CompactionOptions = {
   /**
    * How summaries are written: `'llm'` (a model writes a structured checkpoint;
    * when it fails, core falls back to `'structured'`), `'structured'`
-   * (deterministic, no model call) or any core `Summarizer`
-   * (e.g. `aiSdkSummarizer(model, options)`).
+   * (deterministic, no model call), an AI SDK model (written with it, like
+   * `aiSdkSummarizer(model)`), or any core `Summarizer`
+   * (e.g. `aiSdkSummarizer(model, options)`). Anything else is an
+   * `InvalidSettingsError` when the middleware is made.
    * @default 'llm'
    */
-  summarizer?: 'llm' | 'structured' | Summarizer;
+  summarizer?: 'llm' | 'structured' | Summarizer | AiSdkModel;
   /**
    * The model that writes `'llm'` summaries, called directly (not through
    * any middleware). A cheaper model is fine.
@@ -39,7 +41,14 @@ export type CompactionOptions = {
   counter?: TokenCounter;
   /**
    * Called with every compaction event (`compaction:start`, `compaction:end`,
-   * `compaction:error`) of every conversation.
+   * `compaction:error`) of every conversation. The same name as in core and the
+   * other adapters.
+   * @default undefined
+   */
+  onEvent?: (event: CompactionEvent) => void;
+  /**
+   * @deprecated Use `onEvent` (the name core and the other adapters use). Kept
+   * working as an alias; giving both is an error.
    * @default undefined
    */
   onCompaction?: (event: CompactionEvent) => void;

@@ -1,5 +1,6 @@
 import type { CompactionSession } from '@compaction/core';
 import type { LanguageModel, ModelMessage } from 'ai';
+import { checkCompactionOptions } from './check-compaction-options.js';
 import type { CompactionPrepareStepOptions } from './compaction-options.js';
 import { conversationKey } from './conversation-key.js';
 import { messageConverter } from './message-converter.js';
@@ -38,6 +39,7 @@ export type PrepareStepInput = {
 export function compactionPrepareStep(
   options: CompactionPrepareStepOptions = {},
 ): (input: PrepareStepInput) => Promise<{ messages: ModelMessage[] } | undefined> {
+  checkCompactionOptions(options, 'compactionPrepareStep'); // at construction, not at the first step
   const sessions = sessionRegistry(options);
   const converter = messageConverter();
   /** The session that prepared the last step of a run (keyed by the run's `steps` array). */

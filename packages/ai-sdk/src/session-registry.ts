@@ -73,7 +73,7 @@ function createRegistry(options: CompactionOptions): SessionRegistry {
           summarizer: resolveSummarizer(options, model),
           settings: options.settings,
           tokenCache,
-          onEvent: options.onCompaction,
+          onEvent: options.onEvent ?? options.onCompaction,
         }),
         messages: messages ?? 0,
       };

@@ -81,7 +81,8 @@ describe('resolveSettings: an absolute trigger too small to be meant', () => {
   });
 
   it('80 is read as 80% in the suggestion', () => {
-    expect(errorOf(() => resolveSettings({ trigger: 80 }, 200_000)).message).toContain('trigger: 0.8 (80% of 200000)');
+    expect(errorOf(() => resolveSettings({ trigger: 80 }, 200_000)).message).toContain('trigger: 0.8');
+    expect(errorOf(() => resolveSettings({ trigger: 800 }, 200_000)).message).toContain('trigger: 0.8 (80% of 200000)');
   });
 
   it('is below 1% of the window even when the reserve is lower', () => {

@@ -23,6 +23,9 @@ const SETTINGS = {
 /** The keys of `CompactionSettings`. */
 export const SETTING_KEYS = Object.keys(SETTINGS) as (keyof CompactionSettings)[];
 
+/** An absolute trigger below this many tokens is rejected before the window is known. */
+export const MIN_ABSOLUTE_TRIGGER = 100;
+
 const LANGCHAIN = "LangChain's summarizationMiddleware";
 const MASTRA = "Mastra's TokenLimiter";
 
@@ -93,6 +96,14 @@ export function checkSettingsInput(settings: unknown, prefix = ''): void {
     }
     if (typeof trigger !== 'number' || !Number.isFinite(trigger) || trigger < 0) {
       fail('trigger', `must be 0 (off), a fraction in (0, 1] or a token count > 1, got ${describeValue(trigger)}`);
+    }
+    if ((trigger as number) > 1 && (trigger as number) < MIN_ABSOLUTE_TRIGGER) {
+      // Known before any window is: no model's prompt fits under 100 tokens (the window's floors come in resolveSettings).
+      const fraction = (trigger as number) / 100;
+      fail(
+        'trigger',
+        `${trigger} is read as ${trigger} tokens, so every call would compact; for a share of the window use a fraction, e.g. trigger: ${fraction > 0.05 ? fraction : 0.8}`,
+      );
     }
   }
   for (const name of WHOLE_NUMBERS) {

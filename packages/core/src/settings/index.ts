@@ -1,7 +1,7 @@
 export { checkCompactOptions } from './check-compact-options.js';
 export { checkOptionKeys, describeValue, type PeerOptionHint } from './check-option-keys.js';
 export { checkSessionOptions, SESSION_OPTION_KEYS } from './check-session-options.js';
-export { checkSettingsInput, PEER_SETTING_HINTS, SETTING_KEYS } from './check-settings-input.js';
+export { checkSettingsInput, MIN_ABSOLUTE_TRIGGER, PEER_SETTING_HINTS, SETTING_KEYS } from './check-settings-input.js';
 export {
   type CompactionSettings,
   DEFAULT_COMPACTION_SETTINGS,
@@ -16,3 +16,4 @@ export {
   DEFAULT_PRESET,
   ECONOMY_PRESET,
 } from './presets.js';
+export { resolveSummarizerOption, type SummarizerOptionResolver } from './resolve-summarizer-option.js';
