@@ -59,7 +59,9 @@ export function collectSummaryFacts(messages: readonly Message[]): SummaryFacts 
       const tool = part.toolName || call?.part.toolName || 'unknown tool';
       const text = toolOutputText(part.output);
       let failed = isErrorOutput(part);
-      const command = call ? commandOf(call.part.input) : undefined;
+      // A file tool's `command` (`str_replace`, `view`, `create` of an editor tool) is not a shell command.
+      const fileTool = (call?.paths.read?.length ?? 0) + (call?.paths.modified?.length ?? 0) > 0;
+      const command = call && !fileTool ? commandOf(call.part.input) : undefined;
       let errorText = oneLine(text);
       if (command) {
         const outcome = commandOutcome(text, failed);

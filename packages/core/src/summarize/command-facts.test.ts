@@ -7,7 +7,8 @@ describe('command facts', () => {
       command: 'mix test',
       description: 'Run tests',
     });
-    expect(commandOf({ command: ['bash', '-lc', 'make'] })).toEqual({ command: 'bash -lc make' });
+    expect(commandOf({ command: ['bash', '-lc', 'make test'] })).toEqual({ command: 'make test' });
+    expect(commandOf({ command: ['git', 'status'] })).toEqual({ command: 'git status' });
     expect(commandOf({ file_path: 'x' })).toBeUndefined();
     expect(commandOf('ls')).toBeUndefined();
     expect(plainCommand('npm test > /dev/null | head -n 5')).toBe('npm test');

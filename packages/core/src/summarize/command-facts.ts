@@ -31,13 +31,22 @@ export function commandOf(input: unknown): CommandInput | undefined {
   const record = input as Record<string, unknown>;
   for (const key of ['command', 'cmd', 'script']) {
     const value = record[key];
-    const command = Array.isArray(value) ? value.filter((item) => typeof item === 'string').join(' ') : value;
+    const command = Array.isArray(value) ? argvCommand(value.filter((item) => typeof item === 'string')) : value;
     if (typeof command === 'string' && command.trim()) {
       const description = typeof record.description === 'string' ? record.description.trim() : '';
       return { command: plainCommand(command), ...(description ? { description } : {}) };
     }
   }
   return undefined;
+}
+
+/** An argv command as one line; a shell wrapper (`["bash", "-lc", "npm test"]`) is unwrapped. */
+function argvCommand(argv: string[]): string {
+  const [shell, flag, ...rest] = argv;
+  if (shell && /^(?:\/\S*\/)?(?:ba|z|da)?sh$/.test(shell) && flag && /^-\w*c$/.test(flag) && rest.length > 0) {
+    return rest.join(' ');
+  }
+  return argv.join(' ');
 }
 
 /**

@@ -5,6 +5,9 @@ import { heuristicCounter } from '../tokens/heuristic-counter.js';
 import { extractFileOperations } from './extract-file-operations.js';
 import { structuredSummarizer } from './structured-summarizer.js';
 
+/** A deadline against a hang, not a speed target: alone these runs take well under a second. */
+const PROPERTY_TIMEOUT_MS = 60_000;
+
 const counter = heuristicCounter();
 const TOOLS = [
   'Bash',
@@ -84,42 +87,46 @@ const message: fc.Arbitrary<Message> = fc.record(
 );
 
 describe('structuredSummarizer on any valid request', () => {
-  it('never throws and never exceeds its budget, first summary or update', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(message, { maxLength: 25 }),
-        fc.array(message, { maxLength: 25 }),
-        fc.integer({ min: 1, max: 3000 }),
-        fc.option(fc.string(), { nil: undefined }),
-        async (first, second, maxTokens, lastUserRequest) => {
-          const summarizer = structuredSummarizer({ maxTokens });
-          const base = { replacedTokens: Number.POSITIVE_INFINITY, counter };
-          const summary = await summarizer.summarize({
-            ...base,
-            kind: 'history',
-            messages: first,
-            fileOps: extractFileOperations(first),
-            ...(lastUserRequest !== undefined ? { lastUserRequest } : {}),
-          });
-          expect(counter.countText(summary)).toBeLessThanOrEqual(maxTokens);
-          const update = await summarizer.summarize({
-            ...base,
-            kind: 'history',
-            messages: second,
-            previousSummary: summary,
-            fileOps: extractFileOperations([...first, ...second]),
-          });
-          expect(counter.countText(update)).toBeLessThanOrEqual(maxTokens);
-          const prefix = await summarizer.summarize({
-            ...base,
-            kind: 'turn-prefix',
-            messages: second,
-            fileOps: extractFileOperations(second),
-          });
-          expect(counter.countText(prefix)).toBeLessThanOrEqual(maxTokens);
-        },
-      ),
-      { numRuns: 150 },
-    );
-  });
+  it(
+    'never throws and never exceeds its budget, first summary or update',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(message, { maxLength: 25 }),
+          fc.array(message, { maxLength: 25 }),
+          fc.integer({ min: 1, max: 3000 }),
+          fc.option(fc.string(), { nil: undefined }),
+          async (first, second, maxTokens, lastUserRequest) => {
+            const summarizer = structuredSummarizer({ maxTokens });
+            const base = { replacedTokens: Number.POSITIVE_INFINITY, counter };
+            const summary = await summarizer.summarize({
+              ...base,
+              kind: 'history',
+              messages: first,
+              fileOps: extractFileOperations(first),
+              ...(lastUserRequest !== undefined ? { lastUserRequest } : {}),
+            });
+            expect(counter.countText(summary)).toBeLessThanOrEqual(maxTokens);
+            const update = await summarizer.summarize({
+              ...base,
+              kind: 'history',
+              messages: second,
+              previousSummary: summary,
+              fileOps: extractFileOperations([...first, ...second]),
+            });
+            expect(counter.countText(update)).toBeLessThanOrEqual(maxTokens);
+            const prefix = await summarizer.summarize({
+              ...base,
+              kind: 'turn-prefix',
+              messages: second,
+              fileOps: extractFileOperations(second),
+            });
+            expect(counter.countText(prefix)).toBeLessThanOrEqual(maxTokens);
+          },
+        ),
+        { numRuns: 150 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });

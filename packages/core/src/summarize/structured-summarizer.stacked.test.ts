@@ -13,6 +13,9 @@ import { splitLastRequest } from './split-last-request.js';
 import { structuredSummarizer } from './structured-summarizer.js';
 import type { FileOperations } from './types.js';
 
+/** A deadline against a hang, not a speed target: alone these runs take well under a second. */
+const PROPERTY_TIMEOUT_MS = 60_000;
+
 const counter = heuristicCounter();
 
 /** What a harness injects as a user message: none of it is a request. */
@@ -40,117 +43,125 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 
 describe('structured summary across stacked compactions', () => {
-  it('lists only genuine requests, in order, within budget, however many compactions stack', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.array(step, { minLength: 1, maxLength: 12 }), { minLength: 2, maxLength: 7 }),
-        fc.constantFrom(300, 1000, 4000),
-        async (cycles, maxTokens) => {
-          const c = conversation();
-          const summarizer = structuredSummarizer({ maxTokens });
-          const history: Message[] = [];
-          const genuine: string[] = [];
-          let summary: string | undefined;
-          let fileOps: FileOperations = { read: [], modified: [] };
-          const spans = cycles.map((cycle) => {
-            const span: Message[] = [];
-            for (const item of cycle) {
-              if (item.kind === 'request') {
-                const text = `Request ${genuine.length + 1}: ${item.words}`;
-                genuine.push(text);
-                // Every other request carries a reminder the harness appended: the user's words stay.
-                const appended = genuine.length % 2 === 0 ? `\n<system-reminder>${HARNESS[0]}</system-reminder>` : '';
-                span.push(c.user(`${text}${appended}`));
-              } else if (item.kind === 'harness') span.push(c.user(HARNESS[item.index]!));
-              else if (item.kind === 'meta') span.push(c.user('Caveat: injected', { metadata: { synthetic: true } }));
-              else {
-                span.push(
-                  ...c.toolStep(
-                    [
-                      {
-                        name: 'Edit',
-                        input: {
-                          file_path: `src/file-${item.file}.ts`,
-                          new_string: `export const value${item.file} = 1;`,
+  it(
+    'lists only genuine requests, in order, within budget, however many compactions stack',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.array(step, { minLength: 1, maxLength: 12 }), { minLength: 2, maxLength: 7 }),
+          fc.constantFrom(300, 1000, 4000),
+          async (cycles, maxTokens) => {
+            const c = conversation();
+            const summarizer = structuredSummarizer({ maxTokens });
+            const history: Message[] = [];
+            const genuine: string[] = [];
+            let summary: string | undefined;
+            let fileOps: FileOperations = { read: [], modified: [] };
+            const spans = cycles.map((cycle) => {
+              const span: Message[] = [];
+              for (const item of cycle) {
+                if (item.kind === 'request') {
+                  const text = `Request ${genuine.length + 1}: ${item.words}`;
+                  genuine.push(text);
+                  // Every other request carries a reminder the harness appended: the user's words stay.
+                  const appended = genuine.length % 2 === 0 ? `\n<system-reminder>${HARNESS[0]}</system-reminder>` : '';
+                  span.push(c.user(`${text}${appended}`));
+                } else if (item.kind === 'harness') span.push(c.user(HARNESS[item.index]!));
+                else if (item.kind === 'meta') span.push(c.user('Caveat: injected', { metadata: { synthetic: true } }));
+                else {
+                  span.push(
+                    ...c.toolStep(
+                      [
+                        {
+                          name: 'Edit',
+                          input: {
+                            file_path: `src/file-${item.file}.ts`,
+                            new_string: `export const value${item.file} = 1;`,
+                          },
+                          output: 'ok',
                         },
-                        output: 'ok',
-                      },
-                    ],
-                    `I'll update src/file-${item.file}.ts because the build needs it.`,
-                  ),
-                );
+                      ],
+                      `I'll update src/file-${item.file}.ts because the build needs it.`,
+                    ),
+                  );
+                }
               }
-            }
-            return { span, upTo: genuine.length };
-          });
-          for (const [index, { span, upTo }] of spans.entries()) {
-            const known = genuine.slice(0, upTo);
-            history.push(...span);
-            fileOps = mergeFileOperations(fileOps, extractFileOperations(span));
-            // As compact() asks: the last user message of the whole conversation — the kept messages
-            // after the span included (the next span stands for them) — harness text or not.
-            const last = lastUserRequest([...history, ...(spans[index + 1]?.span ?? [])]);
-            summary = await summarizer.summarize({
-              kind: 'history',
-              messages: span,
-              ...(summary !== undefined ? { previousSummary: summary } : {}),
-              fileOps,
-              ...(last !== undefined ? { lastUserRequest: last } : {}),
-              replacedTokens: 1_000_000,
-              counter,
+              return { span, upTo: genuine.length };
             });
-            expect(counter.countText(summary)).toBeLessThanOrEqual(maxTokens);
-            const facts = parseSummaryFacts(summary);
-            const listed = facts.requests.map((line) => line.replace(/…$/, ''));
-            // In order: each listed request is the start of a genuine one, at increasing positions.
-            let position = -1;
-            for (const line of listed) {
-              const found = known.findIndex((text, at) => at > position && text.startsWith(line));
-              expect(found, `"${line}" is a genuine request after #${position + 1}`).toBeGreaterThan(position);
-              position = found;
+            for (const [index, { span, upTo }] of spans.entries()) {
+              const known = genuine.slice(0, upTo);
+              history.push(...span);
+              fileOps = mergeFileOperations(fileOps, extractFileOperations(span));
+              // As compact() asks: the last user message of the whole conversation — the kept messages
+              // after the span included (the next span stands for them) — harness text or not.
+              const last = lastUserRequest([...history, ...(spans[index + 1]?.span ?? [])]);
+              summary = await summarizer.summarize({
+                kind: 'history',
+                messages: span,
+                ...(summary !== undefined ? { previousSummary: summary } : {}),
+                fileOps,
+                ...(last !== undefined ? { lastUserRequest: last } : {}),
+                replacedTokens: 1_000_000,
+                counter,
+              });
+              expect(counter.countText(summary)).toBeLessThanOrEqual(maxTokens);
+              const facts = parseSummaryFacts(summary);
+              const listed = facts.requests.map((line) => line.replace(/…$/, ''));
+              // In order: each listed request is the start of a genuine one, at increasing positions.
+              let position = -1;
+              for (const line of listed) {
+                const found = known.findIndex((text, at) => at > position && text.startsWith(line));
+                expect(found, `"${line}" is a genuine request after #${position + 1}`).toBeGreaterThan(position);
+                position = found;
+              }
+              if (maxTokens === 4000) expect(listed).toEqual(known);
+              const tail = splitLastRequest(summary).lastRequest;
+              if (tail !== undefined)
+                expect(genuine.some((text) => text.startsWith(tail.replace(/… \[.*$/, '')))).toBe(true);
+              expect(summary).not.toMatch(
+                /\d+\. (?:<task-notification>|<system-reminder>|\[Request interrupted|<command-name>|<local-command|Caveat:)/,
+              );
             }
-            if (maxTokens === 4000) expect(listed).toEqual(known);
-            const tail = splitLastRequest(summary).lastRequest;
-            if (tail !== undefined)
-              expect(genuine.some((text) => text.startsWith(tail.replace(/… \[.*$/, '')))).toBe(true);
-            expect(summary).not.toMatch(
-              /\d+\. (?:<task-notification>|<system-reminder>|\[Request interrupted|<command-name>|<local-command|Caveat:)/,
-            );
-          }
-        },
-      ),
-      { numRuns: 120 },
-    );
-  });
+          },
+        ),
+        { numRuns: 120 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('r12: a long chat keeps every summary within the size the engine asks for, and the context within the window', async () => {
-    const session = createCompactionSession({ sessionId: 's', settings: { contextWindow: 8000 } });
-    const summaryCounter = gptTokenizerCounter();
-    const sizes: number[] = [];
-    for (let turn = 0; turn < 300; turn++) {
-      await session.append([
-        {
-          id: `u${turn}`,
-          role: 'user',
-          parts: [{ type: 'text', text: `Question ${turn}: what is the status of ticket ${turn}?` }],
-        },
-        { id: `a${turn}`, role: 'assistant', parts: [{ type: 'text', text: `Ticket ${turn} is open.` }] },
-      ]);
-      await session.prepare();
+  it(
+    'r12: a long chat keeps every summary within the size the engine asks for, and the context within the window',
+    async () => {
+      const session = createCompactionSession({ sessionId: 's', settings: { contextWindow: 8000 } });
+      const summaryCounter = gptTokenizerCounter();
+      const sizes: number[] = [];
+      for (let turn = 0; turn < 300; turn++) {
+        await session.append([
+          {
+            id: `u${turn}`,
+            role: 'user',
+            parts: [{ type: 'text', text: `Question ${turn}: what is the status of ticket ${turn}?` }],
+          },
+          { id: `a${turn}`, role: 'assistant', parts: [{ type: 'text', text: `Ticket ${turn} is open.` }] },
+        ]);
+        await session.prepare();
+        const state = await session.state();
+        if (state?.summary) sizes.push(summaryCounter.countText(state.summary));
+      }
+      expect(sizes.length).toBeGreaterThan(10);
+      // The engine asks for at most max(400, 5% of the window) = 400 tokens.
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(400);
+      expect((await session.stats()).contextTokens).toBeLessThanOrEqual(8000);
       const state = await session.state();
-      if (state?.summary) sizes.push(summaryCounter.countText(state.summary));
-    }
-    expect(sizes.length).toBeGreaterThan(10);
-    // The engine asks for at most max(400, 5% of the window) = 400 tokens.
-    expect(Math.max(...sizes)).toBeLessThanOrEqual(400);
-    expect((await session.stats()).contextTokens).toBeLessThanOrEqual(8000);
-    const state = await session.state();
-    const facts = parseSummaryFacts(state?.summary ?? '');
-    // The newest requests stay listed in order; older ones are counted, and the count stays right
-    // across every stacked compaction: one request a summarized turn.
-    expect(facts.requests.at(-1)).toMatch(/^Question \d+/);
-    expect((facts.unlistedRequests ?? 0) + facts.requests.length).toBe(
-      Math.ceil((state?.summarizedRange.messageCount ?? 0) / 2),
-    );
-  });
+      const facts = parseSummaryFacts(state?.summary ?? '');
+      // The newest requests stay listed in order; older ones are counted, and the count stays right
+      // across every stacked compaction: one request a summarized turn.
+      expect(facts.requests.at(-1)).toMatch(/^Question \d+/);
+      expect((facts.unlistedRequests ?? 0) + facts.requests.length).toBe(
+        Math.ceil((state?.summarizedRange.messageCount ?? 0) / 2),
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });

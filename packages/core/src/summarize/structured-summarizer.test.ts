@@ -469,3 +469,49 @@ describe('structuredSummarizer: a handoff of the work', () => {
     expect(counter.countText(summary)).toBeLessThanOrEqual(4000);
   });
 });
+
+describe('structuredSummarizer: other agents', () => {
+  it("Anthropic's text editor tool and Codex's shell and apply_patch", async () => {
+    const c = conversation();
+    const messages = [
+      c.user('Rename parseArgs to parseOptions'),
+      ...c.toolStep([
+        {
+          name: 'str_replace_based_edit_tool',
+          input: {
+            command: 'str_replace',
+            path: 'src/cli.ts',
+            old_str: 'function parseArgs(',
+            new_str: 'function parseOptions(',
+          },
+          output: 'ok',
+        },
+      ]),
+      ...c.toolStep([
+        {
+          name: 'apply_patch',
+          input: {
+            input:
+              '*** Begin Patch\n*** Add File: src/options.ts\n+export type CliOptions = { verbose: boolean };\n*** End Patch',
+          },
+          output: 'Done!',
+        },
+      ]),
+      ...c.toolStep([
+        {
+          name: 'shell',
+          input: { command: ['bash', '-lc', 'npm test'] },
+          output: 'Exit code 1\nFAIL src/cli.test.ts > parses --verbose',
+          isError: true,
+        },
+      ]),
+    ];
+    const summary = await structuredSummarizer().summarize(request(messages));
+    expect(summary).toContain('- Edited `src/cli.ts`: adds `parseOptions`');
+    expect(summary).toContain('- Wrote `src/options.ts`: adds `CliOptions`');
+    expect(summary).toContain(
+      '- Last build/test: `npm test` → failed (exit 1); failing (quoted data): ["src/cli.test.ts > parses --verbose"]',
+    );
+    expect(summary).not.toContain('`str_replace`');
+  });
+});
