@@ -85,6 +85,19 @@ describe('summarizeWithFallback: deadlines (r09)', () => {
     await expect(pending).rejects.toThrow('user cancelled');
   });
 
+  it('prepare({ signal }) settles when the caller aborts, though the summarizer ignores it; the session goes on', async () => {
+    const session = createCompactionSession({
+      sessionId: 's',
+      settings: { ...SMALL, summaryTimeoutMs: 500 },
+      summarizer: llmSummarizer({ generate: () => new Promise(() => {}) }),
+    });
+    await session.append(history());
+    // The caller's abort comes long before the deadline: prepare() rejects with it.
+    await expect(session.prepare({ signal: AbortSignal.timeout(20) })).rejects.toThrow();
+    // Nothing is left holding the session: the next call gets the deadline's fallback.
+    await expect(session.prepare()).resolves.toMatchObject({ compaction: { strategy: 'structured' } });
+  });
+
   it('property: an answer before the deadline is used, one after it is not waited for', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(0, 1, 5, 'never' as const), fc.boolean(), async (delay, honorsSignal) => {
