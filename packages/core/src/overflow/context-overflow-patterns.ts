@@ -67,6 +67,8 @@ export const CONTEXT_OVERFLOW_PATTERNS: readonly ContextOverflowPattern[] = Obje
   { provider: 'vllm', pattern: /context length is only \d+ tokens/i },
   // Bedrock Converse: "The model returned the following errors: too many total text bytes: 9865532 > 9000000"
   { provider: 'bedrock', pattern: /too many total text bytes/i },
+  // Alibaba DashScope (Qwen): "Range of input length should be [1, 258048]"
+  { provider: 'dashscope', pattern: /range of input length should be/i },
   // error code of OpenAI, Azure OpenAI, Groq, Cerebras and other OpenAI-compatible servers
   { provider: 'openai', pattern: /context_length_exceeded/i },
   // Fireworks and others: "The prompt is too long: 207620, model maximum context length: 163839"
@@ -88,6 +90,11 @@ export const CONTEXT_OVERFLOW_PATTERNS: readonly ContextOverflowPattern[] = Obje
     provider: 'generic',
     pattern:
       /\bexceed(?:s|ed|ing)? (?:the |your )?(?:model'?s? )?(?:max(?:imum)? )?(?:input|prompt|context|model) token limit/i,
+  },
+  // "Requested input length 150000 exceeds maximum input length 131072", "prompt length of 9000 is greater than 8192"
+  {
+    provider: 'generic',
+    pattern: /\b(?:input|prompt|context) length (?:of )?\d+ (?:tokens )?(?:exceeds?|is (?:greater|larger|more) than)/i,
   },
   // "the model's context length is only 8192 tokens", "maximum input length of 4096 tokens"
   { provider: 'generic', pattern: /\b(?:context|input|prompt) length (?:is only|of only) \d+/i },
