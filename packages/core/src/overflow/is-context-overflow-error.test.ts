@@ -582,6 +582,11 @@ describe('isContextOverflowError: more providers and the wording class (r19)', (
       }),
     ],
     [
+      'DashScope (Qwen)',
+      new Error('<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 258048]'),
+    ],
+    ['TGI, a length with its figure', new Error('Requested input length 150000 exceeds maximum input length 131072')],
+    [
       'vLLM, the newer wording alone',
       new Error(
         "the model's context length is only 131072 tokens, resulting in a maximum input length of 126976 tokens. Please reduce the length of the input prompt.",
