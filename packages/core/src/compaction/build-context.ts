@@ -19,6 +19,12 @@ export { MISSING_RESULT_OUTPUT, repairToolPairs } from './tool-pairs.js';
 
 export type BuildContextOptions = {
   /**
+   * The model has the context tools: the summary's closing line says the summarized
+   * messages can be searched (`search_history`) and read (`read_message`).
+   * @default false
+   */
+  historyTools?: boolean;
+  /**
    * Insert an assistant acknowledgement after the summary when the first kept
    * message is a user message, so roles alternate (some providers require it).
    * @default true
@@ -34,6 +40,13 @@ function summaryTag(state: CompactionState): string {
   return contentFingerprint(state.summary, state.firstKeptMessageId).slice(0, 12);
 }
 
+/**
+ * The summary's closing line when the model has the context tools (the `historyTools`
+ * setting). Kept in line with the tool names of `createContextTools`.
+ */
+export const SEARCHABLE_HISTORY_NOTE =
+  'The messages this summary stands for are kept in full: search_history finds a detail it left out, and read_message reads a message whole.';
+
 /** A wrapper marker of the summary message, in any case or spacing, as text inside a summary could write it. */
 const SUMMARY_MARKER = /\[\s*(conversation\s+summary|end\s+of\s+summary)\s*\]/gi;
 
@@ -42,12 +55,13 @@ const SUMMARY_MARKER = /\[\s*(conversation\s+summary|end\s+of\s+summary)\s*\]/gi
  * the wrapper's own markers (`[End of summary]`, quoted from a tool output, say) has them
  * written `(End of summary)`: only the wrapper opens and closes the summary.
  */
-export function summaryMessage(state: CompactionState): Message {
+export function summaryMessage(state: CompactionState, options: { historyTools?: boolean } = {}): Message {
   const summary = state.summary.replace(SUMMARY_MARKER, (_match, name: string) => `(${name})`);
+  const closing = options.historyTools ? `${SUMMARY_SUFFIX} ${SEARCHABLE_HISTORY_NOTE}` : SUMMARY_SUFFIX;
   return {
-    id: `compaction-summary-v${state.version}-${summaryTag(state)}`,
+    id: `compaction-summary-v${state.version}-${summaryTag(state)}${options.historyTools ? '-h' : ''}`,
     role: 'user',
-    parts: [{ type: 'text', text: `${SUMMARY_PREFIX}\n\n${summary}\n\n${SUMMARY_SUFFIX}` }],
+    parts: [{ type: 'text', text: `${SUMMARY_PREFIX}\n\n${summary}\n\n${closing}` }],
     metadata: { compaction: { type: 'summary', version: state.version, strategy: state.strategy } },
   };
 }
@@ -76,7 +90,7 @@ export function buildContext(
   const context: Message[] = pinnedBefore(history, firstKeptIndex);
   const kept = history.slice(firstKeptIndex);
   if (state.summary) {
-    context.push(summaryMessage(state));
+    context.push(summaryMessage(state, { historyTools: options.historyTools ?? false }));
     const first = kept.find((message) => !isPinned(message));
     if ((options.acknowledge ?? true) && first && isTurnStart(first)) {
       context.push({

@@ -6,7 +6,7 @@ import { fallbackChain } from '../summarize/summarize-with-fallback.js';
 import type { Summarizer } from '../summarize/types.js';
 import { countMessageTokens, createTokenCache, gptTokenizerCounter } from '../tokens/index.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { buildContext } from './build-context.js';
+import { type BuildContextOptions, buildContext } from './build-context.js';
 import type { CompactionResult, CompactionTrigger } from './compaction-result.js';
 import type { CompactionState } from './compaction-state.js';
 import { nextState } from './next-state.js';
@@ -69,10 +69,11 @@ export function contextTokens(
   state: CompactionState | undefined,
   countTokens: (message: Message) => number,
   counter: TokenCounter,
+  buildOptions: BuildContextOptions = {},
 ): number {
   const originals = new Set(history);
   let total = 0;
-  for (const message of buildContext(history, state)) {
+  for (const message of buildContext(history, state, buildOptions)) {
     total += originals.has(message) ? countTokens(message) : countMessageTokens(message, counter);
   }
   return total;
@@ -108,7 +109,7 @@ export async function compact(
   if (!plan) return undefined;
   const toContext = options.toContextTokens ?? ((counted: number) => counted);
   const measure = (state: CompactionState | undefined) =>
-    toContext(contextTokens(messages, state, countTokens, counter));
+    toContext(contextTokens(messages, state, countTokens, counter, { historyTools: settings.historyTools }));
   const tokensBefore = options.tokensBefore ?? measure(previous);
   const createdAt = (options.now ?? (() => new Date()))().toISOString();
   const version = (previous?.version ?? 0) + 1;

@@ -6,6 +6,7 @@ export {
   repairToolPairs,
   SUMMARY_ACKNOWLEDGEMENT,
   SUMMARY_PREFIX,
+  SEARCHABLE_HISTORY_NOTE,
   SUMMARY_SUFFIX,
   summaryMessage,
 } from './build-context.js';

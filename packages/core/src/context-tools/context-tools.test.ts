@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conversation, words } from '../../test/builders.js';
+import { SEARCHABLE_HISTORY_NOTE } from '../compaction/build-context.js';
 import type { Message } from '../messages/types.js';
 import { createCompactionSession } from '../session/create-compaction-session.js';
 import { structuredSummarizer } from '../summarize/structured-summarizer.js';
@@ -93,6 +94,26 @@ describe('createContextTools', () => {
     expect(hits[0]!.snippet).toContain('48213');
     const read = await tools.read_message.execute({ id: hits[0]!.id });
     expect(read.found && (read.summarized || read.outputCleared)).toBe(true);
+  });
+
+  it('with historyTools, the summary closes by telling the model the summarized messages can be searched', async () => {
+    const make = (historyTools: boolean) =>
+      createCompactionSession({
+        sessionId: `note-${historyTools}`,
+        settings: { ...settings, historyTools },
+        counter: heuristicCounter(),
+        summarizer: structuredSummarizer({ maxTokens: 200 }),
+      });
+    for (const historyTools of [true, false]) {
+      const session = make(historyTools);
+      await session.append(longConversation(12));
+      const result = await session.compact();
+      const summary = (await session.context()).find((message) => message.id.startsWith('compaction-summary'))!;
+      const text = JSON.stringify(summary.parts);
+      expect(text.includes(SEARCHABLE_HISTORY_NOTE)).toBe(historyTools);
+      // The figures count the context the model gets, note included.
+      expect(result!.tokensAfter).toBe((await session.stats()).contextTokens);
+    }
   });
 
   it('finds nothing before the first compaction, and reports an unknown id', async () => {

@@ -84,10 +84,6 @@ export type ContextToolsOptions = {
 /** Names of the context tools, in the order adapters list them. */
 export const CONTEXT_TOOL_NAMES = ['context_stats', 'compact_context', 'search_history', 'read_message'] as const;
 
-/** The closing line a summary carries when the context tools are given to the model. */
-export const SEARCHABLE_HISTORY_NOTE =
-  'Earlier messages are kept in full: use search_history to find a detail this summary left out, and read_message to read one message whole.';
-
 /**
  * The context tools for one conversation, over its session: `context_stats`,
  * `compact_context({ focus? })` (takes effect before the model's next step),

@@ -7,7 +7,6 @@ export {
   type ContextToolsOptions,
   createContextTools,
   type ReadMessageOutput,
-  SEARCHABLE_HISTORY_NOTE,
   type SearchHistoryOutput,
   type ToolInputSchema,
 } from './context-tools.js';

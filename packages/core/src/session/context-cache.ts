@@ -16,7 +16,10 @@ export type ContextCache = {
  * O(history). Any replacement of the history (load, branch switch, clear)
  * starts a new epoch and a full rebuild.
  */
-export function createContextCache(conversation: ConversationState): ContextCache {
+export function createContextCache(
+  conversation: ConversationState,
+  options: { historyTools?: boolean } = {},
+): ContextCache {
   let cached: { version: number; epoch: number; length: number; clean: boolean; messages: Message[] } | undefined;
   return {
     current() {
@@ -36,7 +39,7 @@ export function createContextCache(conversation: ConversationState): ContextCach
           return messages;
         }
       }
-      const built = buildContext(history, state);
+      const built = buildContext(history, state, options);
       // Without a state the builder may return the history array itself, which grows in place.
       const messages = built === history ? history.slice() : built;
       // The builder's output is repaired already; it can take appended messages as they

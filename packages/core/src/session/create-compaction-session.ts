@@ -67,7 +67,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
   const tracing = compactionTracing({ sessionId, events, conversation, counter });
   const persistence = tracing.persistence(createSessionPersistence({ store, sessionId, persistHistory, conversation }));
   const estimate = createTokenEstimate({ conversation, settings, cache, counter, modelKey });
-  const context = createContextCache(conversation);
+  const context = createContextCache(conversation, { historyTools: settings.historyTools });
   const summarizer = options.summarizer ?? structuredSummarizer();
   const runner = tracing.runner(
     createCompactionRunner({

@@ -62,6 +62,8 @@ export function usageCoversHistory(usage: UsageRecord, history: readonly Message
  */
 export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimate {
   const { conversation, settings, cache, counter, modelKey } = options;
+  /** How the context is built (the summary's closing line depends on `historyTools`). */
+  const built = { historyTools: settings.historyTools };
   let memo: { epoch: number; version: number; length: number; tokens: number } | undefined;
 
   const ratio = () => conversation.record.calibration?.[modelKey] ?? 1;
@@ -91,9 +93,14 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
     const state = conversation.record.state;
     if (upTo < history.length) {
       // Only after a branch switch or a compaction: count that prefix on its own.
-      return contextTokens(history.slice(0, upTo), state, cache.count, counter);
+      return contextTokens(history.slice(0, upTo), state, cache.count, counter, built);
     }
-    memo = { epoch, version, length: history.length, tokens: contextTokens(history, state, cache.count, counter) };
+    memo = {
+      epoch,
+      version,
+      length: history.length,
+      tokens: contextTokens(history, state, cache.count, counter, built),
+    };
     return memo.tokens;
   }
 

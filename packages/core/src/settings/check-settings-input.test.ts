@@ -34,6 +34,7 @@ describe('checkSettingsInput', () => {
   it.each([
     [{ minReduction: '0.5' }, 'minReduction'],
     [{ pruneToolOutputs: 'no' }, 'pruneToolOutputs'],
+    [{ historyTools: 1 }, 'historyTools'],
     [{ trigger: 'lots' }, 'trigger'],
     [{ trigger: Number.NaN }, 'trigger'],
     [{ keepRecentTokens: -100 }, 'keepRecentTokens'],
@@ -60,7 +61,9 @@ describe('checkSettingsInput', () => {
   });
 
   it('any value of the wrong type for a number setting is named', () => {
-    const numeric = SETTING_KEYS.filter((key) => key !== 'pruneToolOutputs' && key !== 'protectedTools');
+    const numeric = SETTING_KEYS.filter(
+      (key) => key !== 'pruneToolOutputs' && key !== 'protectedTools' && key !== 'historyTools',
+    );
     fc.assert(
       fc.property(
         fc.constantFrom(...numeric),

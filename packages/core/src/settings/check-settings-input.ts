@@ -18,6 +18,7 @@ const SETTINGS = {
   minReduction: true,
   protectedTools: true,
   summaryTimeoutMs: true,
+  historyTools: true,
 } satisfies Record<keyof CompactionSettings, true>;
 
 /** The keys of `CompactionSettings`. */
@@ -119,8 +120,10 @@ export function checkSettingsInput(settings: unknown, prefix = ''): void {
       );
     }
   }
-  if (values.pruneToolOutputs !== undefined && typeof values.pruneToolOutputs !== 'boolean') {
-    fail('pruneToolOutputs', `must be true or false, got ${describeValue(values.pruneToolOutputs)}`);
+  for (const name of ['pruneToolOutputs', 'historyTools'] as const) {
+    if (values[name] !== undefined && typeof values[name] !== 'boolean') {
+      fail(name, `must be true or false, got ${describeValue(values[name])}`);
+    }
   }
   const tools = values.protectedTools;
   if (tools !== undefined && (!Array.isArray(tools) || tools.some((name) => typeof name !== 'string'))) {

@@ -75,6 +75,13 @@ export type CompactionSettings = {
    * @default 120000
    */
   summaryTimeoutMs: number;
+  /**
+   * Set it when the model has the context tools (`search_history`, `read_message`; each
+   * adapter exports them): the summary's closing line then tells the model that the
+   * messages it stands for can still be searched and read in full.
+   * @default false
+   */
+  historyTools: boolean;
 };
 
 /** The settings every session starts from. */
@@ -90,6 +97,7 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
   minReduction: 0.1,
   protectedTools: Object.freeze([]) as readonly string[],
   summaryTimeoutMs: 120_000,
+  historyTools: false,
 });
 
 /** Settings with every default applied and the window known. */
@@ -151,6 +159,9 @@ export function resolveSettings(
   checkInteger('summaryTimeoutMs', merged.summaryTimeoutMs, { min: 1 });
   if (!Array.isArray(merged.protectedTools) || merged.protectedTools.some((name) => typeof name !== 'string')) {
     fail('protectedTools', `must be an array of tool names (strings), got ${describeValue(merged.protectedTools)}`);
+  }
+  if (typeof merged.historyTools !== 'boolean') {
+    fail('historyTools', `must be true or false, got ${describeValue(merged.historyTools)}`);
   }
   if (!(merged.minReduction >= 0 && merged.minReduction < 1)) {
     fail('minReduction', `must be a fraction in [0, 1), got ${String(merged.minReduction)}`);
