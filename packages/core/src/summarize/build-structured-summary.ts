@@ -4,7 +4,7 @@ import { userWords } from './harness-text.js';
 import { mergeFileOperations } from './merge-file-operations.js';
 import { parseSummaryFacts } from './parse-summary-facts.js';
 import { renderStructuredSummary } from './render-structured-summary.js';
-import { addRequest, type CommandFact, dedupeErrors, type SummaryFacts } from './summary-facts.js';
+import { addRequest, type CommandFact, dedupeErrors, type SummaryFacts, upgradeRequest } from './summary-facts.js';
 import type { SummarizeRequest } from './types.js';
 
 /** The default token budget of {@link structuredSummarizer}. */
@@ -54,7 +54,9 @@ export function buildStructuredSummary(request: SummarizeRequest, { maxTokens }:
 function mergeFacts(previous: SummaryFacts, current: SummaryFacts): SummaryFacts {
   const requests: string[] = [];
   for (const request of previous.requests) addRequest(requests, request);
-  if (!previous.listsRequests && previous.lastRequest) addRequest(requests, previous.lastRequest);
+  if (previous.lastRequest && !previous.listsRequests) addRequest(requests, previous.lastRequest);
+  // A listed request the earlier summary also carried verbatim regains its full text.
+  else if (previous.lastRequest) upgradeRequest(requests, previous.lastRequest);
   for (const request of current.requests) addRequest(requests, request);
   const toolCounts = new Map(previous.toolCounts);
   for (const [name, count] of current.toolCounts) toolCounts.set(name, (toolCounts.get(name) ?? 0) + count);

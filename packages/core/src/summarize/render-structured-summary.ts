@@ -32,6 +32,8 @@ const LEVELS: readonly RequiredLevel[] = [
   { requestChars: 40, files: 'counted', maxRequests: 20 },
   { requestChars: 24, files: 'counted', maxRequests: 5 },
 ];
+/** Characters of the goal line (the first request, which the request list holds too). */
+const GOAL_CHARS = 200;
 /** Share of the budget the required part may take before a more condensed level is tried. */
 const REQUIRED_SHARE = 0.5;
 /** The most condensed level (every request's first 64 characters, every path in full) tried for room alone. */
@@ -151,7 +153,11 @@ function assemble(
   const notices = section('notices', '');
   const earlier = section('earlier', '');
   const body = sections([
-    ['## Goal', [shorten(facts.goal ?? '(no user request in the summarized messages)', level.requestChars)]],
+    [
+      '## Goal',
+      // The goal is the first request, listed in full below: its opening says what it is.
+      [shorten(facts.goal ?? '(no user request in the summarized messages)', Math.min(level.requestChars, GOAL_CHARS))],
+    ],
     [
       '## Constraints & Preferences',
       section('constraints', "- (none stated; the user's requests, in their words, are under Critical Context)"),

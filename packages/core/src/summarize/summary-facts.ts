@@ -156,6 +156,13 @@ export function addRequest(requests: string[], request: string): void {
   else if (line.replace(/…$/, '').length > (requests[at] ?? '').replace(/…$/, '').length) requests[at] = line;
 }
 
+/** Replaces a shortened form of `request` in `requests` by its longer form; never adds one. */
+export function upgradeRequest(requests: string[], request: string): void {
+  const line = oneLine(request);
+  const at = requests.findIndex((existing) => sameRequest(existing, line));
+  if (at >= 0 && line.replace(/…$/, '').length > (requests[at] ?? '').replace(/…$/, '').length) requests[at] = line;
+}
+
 /**
  * Errors without repeats: the same tool failing on the same subject with the same text (its
  * first 60 characters, the least any rendering keeps) is listed once, at its latest
