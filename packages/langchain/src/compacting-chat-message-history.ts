@@ -6,15 +6,14 @@ import {
   type CompactionState,
   conversationTokenCache,
   createCompactionSession,
-  getContextWindow,
   type Message,
   memoryStore,
-  resolveSettings,
   type SessionStore,
   type TokenCounter,
 } from '@compaction/core';
 import { BaseListChatMessageHistory } from '@langchain/core/chat_history';
 import type { AIMessage, BaseMessage } from '@langchain/core/messages';
+import { checkChatHistoryOptions } from './check-langchain-options.js';
 import type { Conversion } from './extend-conversion.js';
 import { extendsHistory } from './extends-history.js';
 import { extendFromCore } from './from-core-messages.js';
@@ -103,7 +102,7 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
 
   constructor(options: CompactingChatMessageHistoryOptions) {
     super();
-    resolveSettings(options.settings, getContextWindow(options.model)); // invalid settings fail here, not on the first call
+    checkChatHistoryOptions(options); // invalid options fail here, not on the first call
     this.#options = options;
     this.sessionId = options.sessionId;
     sharedStore ??= memoryStore();

@@ -6,7 +6,6 @@ import {
   createCompactionSession,
   InvalidMessageError,
   type Message,
-  resolveSettings,
   type SessionRecord,
   type TokenCounter,
 } from '@compaction/core';
@@ -15,6 +14,7 @@ import { Command, REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import { createMiddleware } from 'langchain';
 import { z } from 'zod';
 import { agentStateStore } from './agent-state-store.js';
+import { checkCompactionMiddlewareOptions } from './check-langchain-options.js';
 import type { Conversion } from './extend-conversion.js';
 import { extendFromCore, fromCoreMessages } from './from-core-messages.js';
 import { modelIdOf } from './model-id-of.js';
@@ -98,7 +98,7 @@ const stateSchema = z.object({
  */
 export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) {
   const { settings, mode = 'context' } = options;
-  if (settings?.contextWindow !== undefined) resolveSettings(settings, settings.contextWindow); // fail at setup, not mid-run
+  checkCompactionMiddlewareOptions(options); // fail at setup, not mid-run
   // Shared by every call, thread, middleware and adapter: a call counts only the messages no call counted before.
   const tokenCache = conversationTokenCache(options.counter);
   const sessions = threadSessions();

@@ -1,34 +1,43 @@
-import { type Summarizer, structuredSummarizer } from '@compaction/core';
+import { resolveSummarizerOption, type Summarizer, type SummarizerOptionResolver } from '@compaction/core';
 import { type ChatModelLike, isChatModelLike } from './chat-model-like.js';
 import { langchainSummarizer } from './langchain-summarizer.js';
+import { lazyChatModel } from './lazy-chat-model.js';
 
 /**
  * What makes the summaries: a core `Summarizer`, a LangChain chat model (wrapped
- * with `langchainSummarizer`), or `'structured'` (core's deterministic summary, no model).
+ * with `langchainSummarizer`), a model id string that LangChain's `initChatModel`
+ * resolves (`'openai:gpt-5-mini'`, as `summarizationMiddleware` takes it), or
+ * `'structured'` (core's deterministic summary, no model).
  */
-export type SummarizerOption = Summarizer | ChatModelLike | 'structured';
+export type SummarizerOption = Summarizer | ChatModelLike | 'structured' | (string & {});
 
-const fromModel = new WeakMap<object, Summarizer>();
+/** How the LangChain adapter reads `summarizer` (core's shared resolver, configured for LangChain). */
+export const langchainSummarizerResolver: SummarizerOptionResolver<ChatModelLike> = {
+  option: 'summarizer',
+  accepts:
+    "a LangChain chat model (e.g. new ChatOpenAI({ model: 'gpt-5-mini' })), a model id initChatModel resolves ('openai:gpt-5-mini'), 'structured', or a core Summarizer",
+  isModel: isChatModelLike,
+  fromModel: (model) => langchainSummarizer(model),
+  fromModelId: (id) => langchainSummarizer(lazyChatModel(id)),
+};
+
+const byId = new Map<string, Summarizer>();
 
 /**
- * The summarizer to use: `option` when given, else an LLM summarizer over
- * `fallbackModel` (the agent's model) when it is a chat model, else structured.
+ * The summarizer to use: `option` when given (a model id is resolved once per
+ * process), else an LLM summarizer over `fallbackModel` (the agent's model) when
+ * it is a chat model, else structured. Throws `InvalidSettingsError` for anything else.
+ *
+ * @default fallbackModel undefined
  */
 export function resolveSummarizer(option: SummarizerOption | undefined, fallbackModel?: unknown): Summarizer {
-  if (option === 'structured') return structuredSummarizer();
-  if (isSummarizer(option)) return option;
-  const model = option ?? (isChatModelLike(fallbackModel) ? fallbackModel : undefined);
-  if (!model) return structuredSummarizer();
-  let summarizer = fromModel.get(model);
-  if (!summarizer) {
-    summarizer = langchainSummarizer(model);
-    fromModel.set(model, summarizer);
+  if (typeof option === 'string' && option !== 'structured' && option !== 'llm') {
+    let summarizer = byId.get(option);
+    if (!summarizer) {
+      summarizer = resolveSummarizerOption(option, langchainSummarizerResolver);
+      byId.set(option, summarizer);
+    }
+    return summarizer;
   }
-  return summarizer;
-}
-
-function isSummarizer(value: unknown): value is Summarizer {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { summarize?: unknown }).summarize === 'function'
-  );
+  return resolveSummarizerOption(option, langchainSummarizerResolver, fallbackModel);
 }
