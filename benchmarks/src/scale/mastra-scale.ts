@@ -46,6 +46,9 @@ export function mastraScale(countedTokens: (messages: number) => number): ScaleD
           threadId: `c${conversation}`,
           resourceId: 'user',
         }));
+        // Loaded into a message list once, as Memory does on every run: Mastra hydrates the messages in
+        // place, which is the framework's memory (in the histories figure), not the adapter's.
+        new MessageList({ threadId: `c${conversation}`, resourceId: 'user' }).add(stored, 'memory');
         const core = toCoreMessages(stored, { ids: 'message' });
         tokens.push(countedTokens(history.length));
         await store.saveRecord(`c${conversation}`, {

@@ -66,6 +66,25 @@ describe('createConversationCache', () => {
     expect(cache.bytes).toBe(95);
   });
 
+  it('reads an entry’s size again when a task of its conversation settles, and applies the bound', async () => {
+    const cache = createConversationCache({ sizeOf, maxBytes: 100 });
+    const growing = entry('a');
+    cache.put('b', entry('b'));
+    cache.put('a', growing);
+    await cache.run('a', async () => {
+      growing.bytes = 95;
+    });
+    expect(cache.bytes).toBe(95);
+    expect(cache.get('b')).toBeUndefined();
+    await expect(
+      cache.run('a', async () => {
+        growing.bytes = 50;
+        throw new Error('failed');
+      }),
+    ).rejects.toThrow('failed');
+    expect(cache.bytes).toBe(50);
+  });
+
   it('keeps an entry bigger than the bound until another one is used', () => {
     const cache = createConversationCache({ sizeOf, maxBytes: 10 });
     cache.put('big', entry('big', 50));

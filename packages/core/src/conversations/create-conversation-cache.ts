@@ -47,6 +47,8 @@ export type ConversationCache<Entry> = {
   /**
    * Runs `task` after every task of `key` started before it, even a failed one
    * (one serial queue per conversation; conversations run freely in parallel).
+   * When it settles, the entry's size is read again and the bound applied: the
+   * task is what grows a conversation.
    */
   run<T>(key: string, task: () => Promise<T>): Promise<T>;
   /** How many conversations are kept. */
@@ -178,7 +180,21 @@ export function createConversationCache<Entry>(options: ConversationCacheOptions
       return true;
     },
     run(key, task) {
-      return queue(key, task);
+      const resize = () => {
+        const node = nodes.get(key);
+        if (!node) return;
+        const bytes = sizeOf(node.entry);
+        total += bytes - node.bytes;
+        node.bytes = bytes;
+        evict();
+      };
+      return queue(key, async () => {
+        try {
+          return await task();
+        } finally {
+          resize();
+        }
+      });
     },
     get size() {
       return nodes.size;
