@@ -6,6 +6,7 @@ import { buildSummaryPrompt, buildSummaryPromptFromTranscript } from './build-su
 import { checkSummaryQuality } from './check-summary-quality.js';
 import { composeSummary, extractModelSummary } from './compose-summary.js';
 import { cutToTokens } from './cut-text.js';
+import { escapeFraming } from './escape-framing.js';
 import { type SerializeConversationOptions, serializeMessages, wrapTranscript } from './serialize-conversation.js';
 import { DEFAULT_PROMPTS, type SummaryPrompts } from './summary-prompts.js';
 import type { GenerateText, SummarizeRequest, Summarizer } from './types.js';
@@ -291,7 +292,9 @@ function validWindow(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
-function correctiveNote(rejection: Rejection, maxOutputTokens: number): string {
+function correctiveNote(original: Rejection, maxOutputTokens: number): string {
+  // The detail can quote the model's answer: it is escaped like any data placed in the prompt.
+  const rejection = { ...original, detail: escapeFraming(original.detail) };
   const why: Record<SummaryRejection, string> = {
     empty: 'Your previous answer was empty.',
     truncated: `Your previous answer was cut off by the output limit. Write a shorter summary, well under ${maxOutputTokens} tokens.`,
