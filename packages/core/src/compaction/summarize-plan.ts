@@ -57,6 +57,8 @@ export async function summarizePlan(input: SummarizePlanInput): Promise<PlanSumm
           ...base,
           kind: 'history',
           messages: plan.historyMessages,
+          // The turn's prefix summary is stored with it: the two share the size.
+          ...(plan.isSplitTurn ? { splitTurn: true } : {}),
           ...(plan.previousSummary !== undefined ? { previousSummary: plan.previousSummary } : {}),
           replacedTokens:
             sumTokens(plan.historyMessages, countTokens) +

@@ -9,6 +9,11 @@ import type { SummarizeRequest } from './types.js';
 
 /** The default token budget of {@link structuredSummarizer}. */
 export const DEFAULT_STRUCTURED_BUDGET = 4000;
+/** The share of the budget a split turn's prefix summary gets; its history summary gets the rest. */
+export const SPLIT_TURN_PREFIX_SHARE = 0.25;
+/** Tokens of the heading and blank lines the engine puts between a history and a turn-prefix summary. */
+const JOIN_TOKENS = 16;
+
 /** A tighter budget for small context windows: `structuredSummarizer({ maxTokens: COMPACT_STRUCTURED_BUDGET })`. */
 export const COMPACT_STRUCTURED_BUDGET = 2000;
 
@@ -22,10 +27,11 @@ export const COMPACT_STRUCTURED_BUDGET = 2000;
  * harness-injected text (`<task-notification>`, `<system-reminder>`, …) is never taken as one.
  */
 export function buildStructuredSummary(request: SummarizeRequest, { maxTokens }: { maxTokens: number }): string {
+  const shared = splitTurnShare(request, maxTokens);
   const budget =
     request.replacedTokens > 1 && Number.isFinite(request.replacedTokens)
-      ? Math.max(1, Math.min(maxTokens, Math.ceil(request.replacedTokens) - 1))
-      : maxTokens;
+      ? Math.max(1, Math.min(shared, Math.ceil(request.replacedTokens) - 1))
+      : shared;
   const current = collectSummaryFacts(request.messages);
   const previous =
     request.kind === 'history' && request.previousSummary?.trim()
@@ -43,6 +49,16 @@ export function buildStructuredSummary(request: SummarizeRequest, { maxTokens }:
     instructions: request.kind === 'history' ? request.instructions : undefined,
     lastRequest,
   });
+}
+
+/**
+ * The budget of one of the two summaries a split turn stores as one (a `turn-prefix` request,
+ * or a `history` request marked `splitTurn`), so that together they stay within `maxTokens`.
+ */
+function splitTurnShare(request: SummarizeRequest, maxTokens: number): number {
+  const prefix = Math.floor(maxTokens * SPLIT_TURN_PREFIX_SHARE);
+  if (request.kind === 'turn-prefix') return Math.max(1, prefix - JOIN_TOKENS);
+  return request.splitTurn ? Math.max(1, maxTokens - prefix) : maxTokens;
 }
 
 /**

@@ -515,3 +515,45 @@ describe('structuredSummarizer: other agents', () => {
     expect(summary).not.toContain('`str_replace`');
   });
 });
+
+describe('structuredSummarizer: a split turn', () => {
+  it('the history and the turn-prefix summaries share the budget, so the stored pair stays within it', async () => {
+    const c = conversation();
+    const long = (index: number) =>
+      `Request ${index}: ${'refactor the parser module and keep the public API stable '.repeat(6)}`;
+    const history = Array.from({ length: 30 }, (_, index) => [
+      c.user(long(index)),
+      ...c.toolStep(
+        [
+          {
+            name: 'Edit',
+            input: { file_path: `src/module_${index}.ts`, new_string: `export const value_${index} = 1;` },
+            output: 'ok',
+          },
+        ],
+        `I'll update src/module_${index}.ts because the parser needs value_${index}.`,
+      ),
+    ]).flat();
+    const prefix = Array.from({ length: 20 }, (_, index) =>
+      c.toolStep(
+        [
+          {
+            name: 'Bash',
+            input: { command: `npm test -- part_${index}` },
+            output: `Exit code 1\nFAIL part_${index}`,
+            isError: true,
+          },
+        ],
+        `Let me check part_${index} because it fails with a new_error_${index}.`,
+      ),
+    ).flat();
+    const maxTokens = 1000;
+    const summarizer = structuredSummarizer({ maxTokens });
+    const historySummary = await summarizer.summarize(request(history, { splitTurn: true }));
+    const prefixSummary = await summarizer.summarize(request(prefix, { kind: 'turn-prefix' }));
+    const stored = `${historySummary}\n\n## Current turn so far\n\n${prefixSummary}`;
+    expect(counter.countText(historySummary)).toBeLessThanOrEqual(750);
+    expect(counter.countText(prefixSummary)).toBeLessThanOrEqual(250);
+    expect(counter.countText(stored)).toBeLessThanOrEqual(maxTokens);
+  });
+});

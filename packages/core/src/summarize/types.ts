@@ -30,10 +30,15 @@ export type SummarizeRequest = {
   replacedTokens: number;
   /**
    * A size the summary should stay under, from the context window (the engine
-   * asks for at most 5% of it). Deterministic summarizers shrink to it; file
-   * paths and user requests may still exceed it.
+   * asks for at most 5% of it). The structured summarizer never exceeds it.
    */
   maxTokens?: number;
+  /**
+   * Set on the `history` request of a split turn: a `turn-prefix` summary is made beside it
+   * and both are stored as one summary, so the two share the size (the structured summarizer
+   * gives the history three quarters of its budget and the prefix one quarter).
+   */
+  splitTurn?: boolean;
   /**
    * The context window, in tokens, of the conversation's model. An LLM summarizer that is
    * not told its own model's window keeps every request (prompt and output) within this.
