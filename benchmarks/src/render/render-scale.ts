@@ -1,6 +1,6 @@
 import type { ScaleRun } from '../scale/scale-run.ts';
 import { int, ms, table, verdict } from './markdown.ts';
-import { NOT_MEASURED, rerun } from './result-files.ts';
+import { NOT_MEASURED, type ResultHeader, rerun } from './result-files.ts';
 
 /** `scale.json`, as `src/scale/scale.bench.ts` writes it. */
 export type ScaleResult = {
@@ -15,7 +15,7 @@ export type ScaleResult = {
 const COMMAND = 'cd benchmarks && node src/scale/scale.bench.ts';
 
 /** Section 1.4: many conversations in one process, per adapter. */
-export function renderScale(scale: ScaleResult | undefined): string {
+export function renderScale(scale: (ScaleResult & ResultHeader) | undefined): string {
   const lines = ['### 1.4 Many conversations in one process', ''];
   if (!scale) return [...lines, NOT_MEASURED].join('\n');
   const { targets } = scale;
