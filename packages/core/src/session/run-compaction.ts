@@ -1,5 +1,6 @@
 import { compact } from '../compaction/compact.js';
 import { type ResolvedSettings, triggerTokens } from '../settings/compaction-settings.js';
+import { StoreConflictError } from '../store/errors/store-conflict-error.js';
 import type { Summarizer } from '../summarize/types.js';
 import type { TokenCache } from '../tokens/create-token-cache.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -58,6 +59,9 @@ export type CompactionRunner = {
   ): Promise<{ result?: CompactionResult; policy: PolicyState }>;
 };
 
+/** How many times one attempt recomputes after another process's compaction landed first. */
+const MAX_CONFLICTS = 8;
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -82,6 +86,8 @@ export function createCompactionRunner(options: CompactionRunnerOptions): Compac
       events.emit({ type: 'compaction:error', sessionId, trigger, message, tokensBefore, ...extra });
       return undefined;
     };
+    /** Saves another process's compaction beat (see `SessionPersistence.saveRecord`); each recomputes. */
+    let conflicts = 0;
     for (let tries = 0; tries < 2; tries += 1) {
       const epochAtStart = conversation.epoch;
       const versionAtStart = conversation.version();
@@ -123,7 +129,20 @@ export function createCompactionRunner(options: CompactionRunnerOptions): Compac
       try {
         await persistence.saveRecord({ ...conversation.record, state: result.state });
       } catch (error) {
-        return fail(`the compaction could not be saved, so it was not applied: ${errorText(error)}`, { error });
+        if (!StoreConflictError.isInstance(error) || conflicts >= MAX_CONFLICTS) {
+          return fail(`the compaction could not be saved, so it was not applied: ${errorText(error)}`, { error });
+        }
+        // Another process compacted first and memory caught up with it: recompute on its
+        // state, unless its compaction already brought the context under the trigger.
+        conflicts += 1;
+        tries -= 1;
+        if (!request.force && estimate.estimate() <= triggerTokens(settings)) {
+          return fail(
+            `another process compacted this conversation first (version ${conversation.version()}); its state was adopted`,
+            { tokensAfter: estimate.estimate() },
+          );
+        }
+        continue;
       }
       events.emit({
         type: 'compaction:end',
@@ -150,10 +169,13 @@ export function createCompactionRunner(options: CompactionRunnerOptions): Compac
   ): Promise<{ result?: CompactionResult; policy: PolicyState }> {
     const before = estimate.estimate();
     const epoch = conversation.epoch;
+    const version = conversation.version();
     const first = await attempt({ trigger: 'auto', force: policy.overflowSuspected, ...(signal ? { signal } : {}) });
     // Cleared or switched meanwhile: the policy decision was about a conversation that is gone.
     if (conversation.epoch !== epoch) return { ...(first ? { result: first } : {}), policy };
-    if (first && compactionHelped(before, estimate.estimate(), settings)) {
+    // Helped by this compaction, or by another process's that was adopted instead.
+    const adopted = !first && conversation.version() > version;
+    if ((first || adopted) && compactionHelped(before, estimate.estimate(), settings)) {
       return { result: first, policy: afterAutoCompaction(policy, { helped: true, tokens: before }).policy };
     }
     const escalated = await attempt({

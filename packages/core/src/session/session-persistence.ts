@@ -1,10 +1,14 @@
 import { InvalidStateError } from '../errors/invalid-state-error.js';
 import type { Message } from '../messages/types.js';
+import { StoreConflictError } from '../store/errors/store-conflict-error.js';
 import type { SessionRecord, SessionStore } from '../store/session-store.js';
 import type { ConversationState } from './conversation-state.js';
 
 /** Suffix of the store key that journals a branch switch while it is written (see `switchBranch`). */
 export const BRANCH_JOURNAL_SUFFIX = '#branch-journal';
+
+/** How many times a save whose record moved on is merged onto the newer one and tried again. */
+const MERGE_ATTEMPTS = 20;
 
 /**
  * The persistence step: every change reaches the store first and memory
@@ -21,7 +25,14 @@ export type SessionPersistence = {
   load(onBadRecord: (error: unknown) => void): Promise<void>;
   /** Appends to the history (messages validated by the caller). */
   append(messages: readonly Message[]): Promise<void>;
-  /** Replaces the record. */
+  /**
+   * Replaces the record, by compare-and-set against the revision memory holds:
+   * when another process saved first, memory catches up (record and history),
+   * and the fields this save changed are merged onto the newer record and saved
+   * again. A compaction (a new `state`) computed from a state another process
+   * has replaced cannot be merged: it throws `StoreConflictError`, with memory
+   * already caught up, so the caller recomputes.
+   */
   saveRecord(record: SessionRecord): Promise<void>;
   /**
    * Makes `history` the conversation (a branch switch), never passing through a
@@ -33,7 +44,8 @@ export type SessionPersistence = {
   clear(): Promise<void>;
   /**
    * Adopts a newer compaction state another process saved to a shared store for
-   * this same history (so the same span is not compacted twice). Returns whether it did.
+   * this same history (so the same span is not compacted twice), catching up
+   * with the messages it appended first. Returns whether it did.
    */
   adoptStoredState(): Promise<boolean>;
 };
@@ -54,6 +66,44 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
 
   /** Set while a committed branch switch's history is still only in the journal. */
   let journaled: readonly Message[] | undefined;
+  /** Store writes and the memory changes after them run one at a time, so memory stays a prefix of the store. */
+  let queue: Promise<unknown> = Promise.resolve();
+  function exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = queue.then(task, task);
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** `record` with the revision the store gave it (stores before compare-and-set give none). */
+  const revised = (record: SessionRecord, revision: number | void): SessionRecord =>
+    typeof revision === 'number' ? { ...record, revision } : record;
+
+  /**
+   * Brings memory up to what the store holds now, after another process wrote:
+   * the record first, then the messages appended after the ones memory has (so
+   * the record's kept message is among them). A history that shrank (another
+   * process cleared the conversation or switched its branch) is reloaded whole.
+   */
+  async function refresh(onBadRecord: (error: unknown) => void = () => {}): Promise<void> {
+    let record = await loadRecord(onBadRecord);
+    if (!persistHistory) {
+      conversation.apply({ record });
+      return;
+    }
+    const known = conversation.history.length;
+    const newer = await store.loadHistory(sessionId, { from: known });
+    // A store that ignores `from` returns the whole history: its first message is one memory has.
+    const whole = known > 0 && newer.length > 0 && conversation.ids.has(newer[0]?.id as string);
+    const state = record.state;
+    const has = (id: string) => conversation.ids.has(id) || newer.some((message) => message.id === id);
+    if (state && !has(state.firstKeptMessageId)) {
+      const history = await store.loadHistory(sessionId);
+      if (!history.some((message) => message.id === state.firstKeptMessageId)) record = { ...record, state: undefined };
+      conversation.apply({ replace: history, record });
+      return;
+    }
+    conversation.apply(whole ? { replace: newer, record } : { append: newer, record });
+  }
 
   /**
    * Writes the journaled history as the stored history (with `record`, which the
@@ -64,9 +114,10 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
     if (!journaled) return;
     await store.clear(sessionId);
     await store.appendHistory(sessionId, journaled);
-    await store.saveRecord(sessionId, record);
+    const revision = await store.saveRecord(sessionId, record);
     await store.clear(journalId);
     journaled = undefined;
+    if (conversation.record === record) conversation.apply({ record: revised(record, revision) });
   }
 
   async function loadRecord(onBadRecord: (error: unknown) => void): Promise<SessionRecord> {
@@ -100,58 +151,129 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
       }
       conversation.apply({ replace: history, record });
     },
-    async append(messages) {
-      if (messages.length === 0) return;
-      if (persistHistory) {
+    append(messages) {
+      return exclusive(async () => {
+        if (messages.length === 0) return;
+        if (!persistHistory) {
+          conversation.apply({ append: messages });
+          return;
+        }
         await finishBranchSwitch(conversation.record);
-        await store.appendHistory(sessionId, messages);
-      }
-      conversation.apply({ append: messages });
+        const known = conversation.history.length;
+        const length = await store.appendHistory(sessionId, messages);
+        if (typeof length !== 'number' || length === known + messages.length) {
+          conversation.apply({ append: messages });
+          return;
+        }
+        // Other processes appended meanwhile: take their messages and ours in the store's order.
+        if (length > known + messages.length) {
+          const newer = await store.loadHistory(sessionId, { from: known });
+          if (newer.length === length - known && !conversation.ids.has(newer[0]?.id as string)) {
+            conversation.apply({ append: newer });
+            return;
+          }
+        }
+        // The stored history shrank (cleared or switched elsewhere): reload it whole.
+        conversation.apply({ replace: await store.loadHistory(sessionId), record: await loadRecord(() => {}) });
+      });
     },
-    async saveRecord(record) {
-      await store.saveRecord(sessionId, record);
-      conversation.apply({ record });
+    saveRecord(record) {
+      return exclusive(async () => {
+        const base = conversation.record;
+        const changed = (Object.keys(record) as (keyof SessionRecord)[]).filter(
+          (key) => key !== 'revision' && record[key] !== base[key],
+        );
+        for (const key of Object.keys(base) as (keyof SessionRecord)[]) {
+          if (!(key in record) && key !== 'revision') changed.push(key);
+        }
+        let next = record;
+        for (let attempt = 0; ; attempt += 1) {
+          try {
+            const expectedRevision = conversation.record.revision ?? 0;
+            const revision = await store.saveRecord(sessionId, next, { expectedRevision });
+            conversation.apply({ record: revised(next, revision) });
+            return;
+          } catch (error) {
+            if (!StoreConflictError.isInstance(error) || attempt >= MERGE_ATTEMPTS) throw error;
+            await refresh();
+          }
+          const fresh = conversation.record;
+          if (changed.includes('state') && (fresh.state?.version ?? 0) !== (base.state?.version ?? 0)) {
+            // Another process compacted meanwhile. Dropping a state that no longer applies is
+            // moot when the newer state applies to this history; a compaction must be recomputed.
+            if (record.state === undefined && fresh.state && conversation.ids.has(fresh.state.firstKeptMessageId))
+              return;
+            if (record.state !== undefined) {
+              throw new StoreConflictError({
+                sessionId,
+                source: sessionId,
+                expectedRevision: base.revision ?? 0,
+                actualRevision: fresh.revision ?? 0,
+              });
+            }
+          }
+          next = { ...fresh };
+          for (const key of changed) {
+            if (record[key] === undefined) delete next[key];
+            else (next as Record<string, unknown>)[key] = record[key];
+          }
+        }
+      });
     },
-    async switchBranch(history, record) {
-      if (!persistHistory) {
-        await store.saveRecord(sessionId, record);
-        conversation.apply({ replace: history, record });
-        return;
-      }
-      await finishBranchSwitch(conversation.record);
-      await store.clear(journalId);
-      await store.appendHistory(journalId, history);
-      try {
-        await store.saveRecord(sessionId, record);
-      } catch (error) {
-        await store.clear(journalId).catch(() => undefined);
-        throw error;
-      }
-      // Committed: the journal is the stored history until it is copied over; a failure
-      // here is retried before the next write (and by `load` after a restart).
-      journaled = history;
-      conversation.apply({ replace: history, record });
-      await finishBranchSwitch(record).catch(() => undefined);
+    switchBranch(history, record) {
+      return exclusive(async () => {
+        if (!persistHistory) {
+          const revision = await store.saveRecord(sessionId, record);
+          conversation.apply({ replace: history, record: revised(record, revision) });
+          return;
+        }
+        await finishBranchSwitch(conversation.record);
+        await store.clear(journalId);
+        await store.appendHistory(journalId, history);
+        let revision: number | void;
+        try {
+          revision = await store.saveRecord(sessionId, record);
+        } catch (error) {
+          await store.clear(journalId).catch(() => undefined);
+          throw error;
+        }
+        // Committed: the journal is the stored history until it is copied over; a failure
+        // here is retried before the next write (and by `load` after a restart).
+        journaled = history;
+        const committed = revised(record, revision);
+        conversation.apply({ replace: history, record: committed });
+        await finishBranchSwitch(committed).catch(() => undefined);
+      });
     },
-    async clear() {
-      await store.clear(sessionId);
-      if (persistHistory) await store.clear(journalId);
-      journaled = undefined;
-      conversation.apply({ replace: [], record: {} });
+    clear() {
+      return exclusive(async () => {
+        // The journal first: a failure then leaves the conversation itself as it was.
+        if (persistHistory) await store.clear(journalId);
+        await store.clear(sessionId);
+        journaled = undefined;
+        conversation.apply({ replace: [], record: {} });
+      });
     },
-    async adoptStoredState() {
-      let stored: SessionRecord | undefined;
-      try {
-        stored = await store.loadRecord(sessionId);
-      } catch {
-        return false; // unreadable now: compact on our own state
-      }
-      const state = stored?.state;
-      if (!state || state.version <= conversation.version() || !conversation.ids.has(state.firstKeptMessageId)) {
-        return false;
-      }
-      conversation.apply({ record: { ...conversation.record, state } });
-      return true;
+    adoptStoredState() {
+      return exclusive(async () => {
+        let stored: SessionRecord | undefined;
+        try {
+          stored = await store.loadRecord(sessionId);
+        } catch {
+          return false; // unreadable now: compact on our own state
+        }
+        const state = stored?.state;
+        if (!state || state.version <= conversation.version()) return false;
+        if (stored?.revision !== undefined && journaled === undefined) {
+          // A store with revisions: take the newer record and the messages appended before it.
+          const version = conversation.version();
+          await refresh();
+          return conversation.version() > version;
+        }
+        if (!conversation.ids.has(state.firstKeptMessageId)) return false;
+        conversation.apply({ record: { ...conversation.record, state } });
+        return true;
+      });
     },
   };
 }

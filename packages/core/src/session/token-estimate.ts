@@ -92,8 +92,11 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
     }
     const state = conversation.record.state;
     if (upTo < history.length) {
-      // Only after a branch switch or a compaction: count that prefix on its own.
-      return contextTokens(history.slice(0, upTo), state, cache.count, counter, built);
+      // Only after a branch switch or a compaction: count that prefix on its own. A state
+      // whose kept message lies past the prefix came later and was not in that context.
+      const kept = state ? conversation.ids.get(state.firstKeptMessageId) : undefined;
+      const applies = kept !== undefined && kept < upTo;
+      return contextTokens(history.slice(0, upTo), applies ? state : undefined, cache.count, counter, built);
     }
     memo = {
       epoch,
