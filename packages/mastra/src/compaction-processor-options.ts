@@ -1,4 +1,5 @@
 import type { CompactionEvent, CompactionSettings, SessionStore, Summarizer, TokenCounter } from '@compaction/core';
+import type { MastraModelConfig } from '@mastra/core/llm';
 
 /** Options of `CompactionProcessor`. */
 export type CompactionProcessorOptions = {
@@ -9,11 +10,14 @@ export type CompactionProcessorOptions = {
    */
   store?: SessionStore;
   /**
-   * Makes the summaries: any core `Summarizer` (e.g. `mastraSummarizer(model)`
-   * for a cheaper model), or `'structured'` for the deterministic one that needs no model.
+   * Makes the summaries: a Mastra model (an AI SDK model, or a model-router id
+   * such as `'openai/gpt-5-mini'`: wrapped with `mastraSummarizer`), any core
+   * `Summarizer` (e.g. `mastraSummarizer(model, options)`), `'structured'` for the
+   * deterministic one that needs no model, or `'llm'` for the agent's own model.
+   * Anything else is an `InvalidSettingsError` in the constructor.
    * @default mastraSummarizer(the agent's own model)
    */
-  summarizer?: Summarizer | 'structured';
+  summarizer?: Summarizer | 'structured' | 'llm' | MastraModelConfig;
   /**
    * When and how much to compact (`contextWindow`, `trigger`, `keepRecentTokens`, …).
    * @default DEFAULT_COMPACTION_SETTINGS, with `contextWindow` looked up from the model id

@@ -1,11 +1,9 @@
 import {
   type CompactionSession,
   createConversationCache,
-  getContextWindow,
   isContextOverflowError,
   type Message,
   type PreparedContext,
-  resolveSettings,
 } from '@compaction/core';
 import type { MessageList } from '@mastra/core/agent/message-list';
 import type { LanguageModel as MastraLanguageModel } from '@mastra/core/llm';
@@ -20,6 +18,7 @@ import type {
   Processor,
 } from '@mastra/core/processors';
 import type { RequestContext } from '@mastra/core/request-context';
+import { checkProcessorOptions } from './check-processor-options.js';
 import type { CompactionProcessorOptions } from './compaction-processor-options.js';
 import { memoryThread } from './memory-thread.js';
 import { type ThreadKey, type ThreadSession, type ThreadSessions, threadSessions } from './thread-sessions.js';
@@ -78,7 +77,7 @@ export class CompactionProcessor implements Processor {
   readonly #lastKeys = createConversationCache<ThreadKey>({ maxBytes: 100_000, sizeOf: () => 1 });
 
   constructor(options: CompactionProcessorOptions = {}) {
-    resolveSettings(options.settings, getContextWindow(options.model)); // throws InvalidSettingsError now, not mid-run
+    checkProcessorOptions(options); // throws InvalidSettingsError now, not mid-run
     this.id = options.id ?? 'compaction';
     this.#options = options;
     this.#sessions = threadSessions(options);

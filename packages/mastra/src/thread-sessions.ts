@@ -10,13 +10,13 @@ import {
   memoryStore,
   type PreparedContext,
   type Summarizer,
-  structuredSummarizer,
 } from '@compaction/core';
 import type { LanguageModel as MastraLanguageModel } from '@mastra/core/llm';
 import type { CompactionProcessorOptions } from './compaction-processor-options.js';
 import { type ContextPrompt, contextPrompt } from './context-prompt.js';
 import { type CoreMessageCache, coreMessageCache } from './core-message-cache.js';
 import { mastraSummarizer } from './mastra-summarizer.js';
+import { resolveProcessorSummarizer } from './resolve-summarizer.js';
 
 /** Estimated bytes of conversations one processor keeps a session for; the least recently used go first. */
 export const THREAD_SESSIONS_BYTES = CONVERSATION_CACHE_BYTES;
@@ -85,7 +85,7 @@ export type ThreadSessions = {
 export function threadSessions(options: CompactionProcessorOptions): ThreadSessions {
   const store = options.store ?? memoryStore();
   const tokenCache = conversationTokenCache(options.counter);
-  const fixedSummarizer = options.summarizer === 'structured' ? structuredSummarizer() : options.summarizer;
+  const fixedSummarizer = resolveProcessorSummarizer(options.summarizer);
   type Entry = { thread: ThreadSession; useModel(model: MastraLanguageModel): void };
   const sessions = createConversationCache<Entry>({
     maxBytes: THREAD_SESSIONS_BYTES,

@@ -1,0 +1,92 @@
+import { type CompactionEvent, InvalidSettingsError } from '@compaction/core';
+import { Agent } from '@mastra/core/agent';
+import { InMemoryStore } from '@mastra/core/storage';
+import { Memory } from '@mastra/memory';
+import { describe, expect, it } from 'vitest';
+import { lastUserText, readFile, SMALL_WINDOW } from './__fixtures__/agent-fixtures.js';
+import { type ScriptedModel, scriptedModel } from './__fixtures__/scripted-model.js';
+import { CompactionProcessor } from './compaction-processor.js';
+import type { CompactionProcessorOptions } from './compaction-processor-options.js';
+import { withCompaction } from './with-compaction.js';
+
+function settingOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(InvalidSettingsError.isInstance(error)).toBe(true);
+    return (error as InvalidSettingsError).setting;
+  }
+  throw new Error('expected an InvalidSettingsError');
+}
+
+const processor = (options: unknown) => () => new CompactionProcessor(options as CompactionProcessorOptions);
+
+describe('CompactionProcessor checks its options in the constructor', () => {
+  it.each([
+    [{ limit: 100_000 }, 'limit'],
+    [{ encoding: 'o200k_base' }, 'encoding'],
+    [{ settings: { trigger: 80 } }, 'trigger'],
+    [{ settings: { trigger: 1.5 } }, 'trigger'],
+    [{ settings: { trigger: { tokens: 100_000 } } }, 'trigger'],
+    [{ settings: { pruneToolOutputs: 'no' } }, 'pruneToolOutputs'],
+    [{ summarizer: 42 }, 'summarizer'],
+    [{ summarizer: { summarise() {} } }, 'summarizer'],
+    [{ model: {} }, 'model'],
+    [{ onEvent: 'log' }, 'onEvent'],
+    [{ onCompaction() {} }, 'onCompaction'],
+  ])('%o → InvalidSettingsError naming %s', (options, setting) => {
+    expect(settingOf(processor(options))).toBe(setting);
+    expect(settingOf(() => withCompaction({ id: 'a' }, options as CompactionProcessorOptions))).toBe(setting);
+  });
+
+  it("names ours for TokenLimiter's limit and suggests the fraction for trigger: 80", () => {
+    expect(processor({ limit: 100_000 })).toThrow(/settings: \{ contextWindow \}/);
+    expect(processor({ settings: { trigger: 80 } })).toThrow(/trigger: 0\.8/);
+  });
+
+  it("accepts a model-router id, 'llm' and 'structured'", () => {
+    expect(processor({ summarizer: 'openai/gpt-5-mini' })).not.toThrow();
+    expect(processor({ summarizer: 'llm' })).not.toThrow();
+    expect(processor({ summarizer: 'structured' })).not.toThrow();
+  });
+});
+
+/** Each turn asks for one file: the model reads it, then says so. */
+function fileReader(): ScriptedModel {
+  return scriptedModel((prompt) =>
+    prompt.at(-1)?.role === 'tool'
+      ? { text: 'Done reading.' }
+      : { toolCalls: [{ toolName: 'readFile', input: { path: lastUserText(prompt).replace('Read ', '') } }] },
+  );
+}
+
+describe('a model passed as summarizer', () => {
+  it('writes the summaries (wrapped as mastraSummarizer), not a silent structured fallback', async () => {
+    const agentModel = fileReader();
+    const writer = scriptedModel(() => ({ text: 'never asked to chat' }));
+    const events: CompactionEvent[] = [];
+    const compaction = new CompactionProcessor({
+      settings: { ...SMALL_WINDOW, pruneToolOutputs: false },
+      summarizer: writer.model,
+      onEvent: (event) => events.push(event),
+    });
+    const agent = new Agent({
+      id: 'coder',
+      name: 'coder',
+      instructions: 'You are a coder.',
+      model: agentModel.model,
+      tools: { readFile },
+      memory: new Memory({ storage: new InMemoryStore(), options: { lastMessages: 1000 } }),
+      inputProcessors: [compaction],
+      errorProcessors: [compaction],
+    });
+    for (let turn = 0; turn < 12; turn += 1) {
+      await agent.generate(`Read file${turn}.ts`, { memory: { thread: 't1', resource: 'u1' } });
+    }
+    const ends = events.filter((event) => event.type === 'compaction:end');
+    expect(ends.length).toBeGreaterThan(0);
+    expect(ends.every((event) => event.strategy === 'llm' && event.fallbacks.length === 0)).toBe(true);
+    expect(writer.summaryPrompts.length).toBeGreaterThan(0);
+    expect(agentModel.summaryPrompts).toEqual([]);
+  });
+});
