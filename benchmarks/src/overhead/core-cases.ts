@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type CompactionEvent,
   type CompactionSession,
   createCompactionSession,
+  fileStore,
   type TokenCounter,
   tiktokenCounter,
 } from '@compaction/core';
@@ -125,6 +129,43 @@ export const coreCases: BenchCase[] = [
         },
       );
       return { stats, messagesAtEnd: input.history.length + 1, strategy };
+    },
+  },
+  {
+    id: 'core-restart',
+    label: 'core: first `prepare()` + `recordUsage()` after a restart, `fileStore`',
+    framework: 'core',
+    kind: 'ours',
+    scenario: 'per-call',
+    cost: 'slow',
+    note: 'a new process (a new session, an empty token cache) over a conversation a `fileStore` holds, with the usage record its last call left: loads the history, decides without recounting it, records the next usage',
+    async run(input) {
+      const dir = mkdtempSync(join(tmpdir(), 'compaction-bench-restart-'));
+      try {
+        const store = fileStore(dir);
+        const before = createCompactionSession({ sessionId: 'restart', store, settings: NO_COMPACTION });
+        await before.append(input.history);
+        await before.recordUsage({ inputTokens: (await before.prepare()).tokens });
+        let session: CompactionSession | undefined;
+        const stats = await measure(
+          this.id,
+          async () => {
+            const prepared = await session!.prepare();
+            expectCompaction(prepared.compaction !== undefined, false, 'core restart');
+            await session!.recordUsage({ inputTokens: prepared.tokens });
+          },
+          {
+            ...input,
+            beforeEach: () => {
+              // A new process: its own session and an empty token cache (the default: one per session).
+              session = createCompactionSession({ sessionId: 'restart', store, settings: NO_COMPACTION });
+            },
+          },
+        );
+        return { stats, messagesAtEnd: input.history.length };
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   },
   {
