@@ -52,6 +52,37 @@ describe('compactionContextTools in a Mastra Agent', () => {
     expect(stats.compactions).toBeGreaterThan(0);
   });
 
+  it('compact_context compacts before the next step, with the focus', async () => {
+    const scripted = scriptedModel((_prompt, call) =>
+      call === 0
+        ? { toolCalls: [{ toolName: 'readFile', input: { path: 'file0.ts' } }] }
+        : call === 1
+          ? { toolCalls: [{ toolName: 'readFile', input: { path: 'file1.ts' } }] }
+          : call === 2
+            ? { toolCalls: [{ toolName: 'compact_context', input: { focus: 'the file list' } }] }
+            : { text: 'Compacted.' },
+    );
+    const events: string[] = [];
+    const processor = new CompactionProcessor({
+      settings: { contextWindow: 200_000 }, // far under the trigger: only the request compacts
+      sessionId: 'mastra-2',
+      onEvent: (event) => events.push(`${event.type}:${'trigger' in event ? event.trigger : ''}`),
+    });
+    const agent = new Agent({
+      id: 'coder',
+      name: 'coder',
+      instructions: 'You are a coder.',
+      model: scripted.model,
+      tools: { readFile, ...compactionContextTools(processor, { sessionId: 'mastra-2' }) },
+      inputProcessors: [processor],
+    });
+    const result = await agent.generate('Read two files, then tidy up your context.', { maxSteps: 6 });
+    expect(result.text).toBe('Compacted.');
+    expect(events).toEqual(['compaction:start:manual', 'compaction:end:manual']);
+    expect(JSON.stringify(scripted.agentPrompts[2])).not.toContain('the file list');
+    expect(JSON.stringify(scripted.agentPrompts[3])).toContain('the file list');
+  });
+
   it('tells the model when its run has no conversation to look in', async () => {
     const processor = new CompactionProcessor({ settings: SMALL_WINDOW });
     const tools = compactionContextTools(processor);

@@ -41,8 +41,12 @@ export type CallCycle = {
    * this never fails the call the model already answered.
    */
   recordUsage(usage: MessageUsage): Promise<void>;
-  /** Forgets the last call, the policy state, any pending write and request (clear, branch switch). */
-  reset(): void;
+  /**
+   * Forgets the last call, the policy state and any pending write (clear, branch switch).
+   * A compaction request survives a branch switch (a framework that re-sends its steps in
+   * another shape switches branches between the request and the next call); `clear` drops it.
+   */
+  reset(scope: 'branch' | 'clear'): void;
   /** Asks for a manual compaction at the next `prepare` (before the next model call, not during this one). */
   request(request: CompactionRequest): void;
 };
@@ -152,11 +156,11 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
       const call = prepared as PreparedCall;
       await saveUsage(nextUsageRecord({ ...conversation.record, ...pendingUsage }, call, inputTokens, modelKey));
     },
-    reset() {
+    reset(scope) {
       policy = initialPolicyState();
       prepared = undefined;
       pendingUsage = undefined;
-      requested = undefined;
+      if (scope === 'clear') requested = undefined;
     },
     request(request) {
       requested = request;

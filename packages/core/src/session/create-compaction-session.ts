@@ -106,7 +106,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       return;
     }
     await persistence.switchBranch(plan.history, plan.record);
-    cycle.reset();
+    cycle.reset('branch');
   }
 
   function singleFlight<T>(task: () => Promise<T>): Promise<T> {
@@ -199,7 +199,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     async clear() {
       await load();
       await persistence.clear();
-      cycle.reset();
+      cycle.reset('clear');
       lastOverflowAt = undefined;
     },
   };
