@@ -34,6 +34,8 @@ const LEVELS: readonly RequiredLevel[] = [
 ];
 /** Characters of the goal line (the first request, which the request list holds too). */
 const GOAL_CHARS = 200;
+/** More characters a token than any tokenizer packs into text like paths: a listing longer than the budget times this is over it. */
+const MAX_CHARS_PER_TOKEN = 32;
 /** Share of the budget the required part may take before a more condensed level is tried. */
 const REQUIRED_SHARE = 0.5;
 /** The most condensed level (every request's first 64 characters, every path in full) tried for room alone. */
@@ -75,7 +77,11 @@ export function renderStructuredSummary(facts: SummaryFacts, options: Structured
       // A turn-prefix summary has no file blocks: the history summary carries them.
       const text =
         options.kind === 'turn-prefix' ? '' : renderFileOperations(condenseFileOperations(facts.fileOps, listing));
-      block = { text, tokens: count(text) };
+      // A listing far longer than the budget in characters cannot fit: no need to count it.
+      block = {
+        text,
+        tokens: text.length > options.maxTokens * MAX_CHARS_PER_TOKEN ? Number.POSITIVE_INFINITY : count(text),
+      };
       fileBlocks.set(listing, block);
     }
     return block;
