@@ -15,7 +15,7 @@ export type DriverInput = {
   counter: TokenCounter;
   /** Every compaction event of the engine. */
   onEvent: (event: CompactionEvent) => void;
-  /** Messages before which the recorded user ran `/compact`; drivers that support it compact there. */
+  /** Messages before which the recorded user ran `/compact`: every driver compacts by hand there (or at the next call). */
   manualCompactionsBefore?: ReadonlySet<string>;
 };
 

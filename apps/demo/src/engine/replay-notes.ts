@@ -2,10 +2,11 @@ import { formatTokens } from '../cli/format-tokens.js';
 import type { ReplayFigures } from './replay-figures.js';
 
 /**
- * What a reader needs to compare a replay's figures with another's. Today: where the
- * recorded user ran `/compact` by hand, only the core driver can compact at the same
- * point (the adapters' hooks have no manual entry point in a replay), so a replay
- * through an adapter compacts only at the trigger and sends more input than core's.
+ * What a reader needs to compare a replay's figures with the recording's. Today: where
+ * the recorded user ran `/compact` by hand, every driver compacts by hand too (core and
+ * the LangChain memory right there, the AI SDK, LangChain agent and Mastra hooks at the
+ * next model call, through their session's `requestCompaction`); the note says whether
+ * this replay did.
  */
 export function replayNotes(figures: Pick<ReplayFigures, 'adapter' | 'compactions' | 'recordedCompactions'>): string[] {
   const manual = figures.recordedCompactions.filter((compaction) => compaction.trigger === 'manual');
@@ -19,6 +20,6 @@ export function replayNotes(figures: Pick<ReplayFigures, 'adapter' | 'compaction
   return [
     replayedByHand
       ? `The recorded user ran /compact by hand ${where}; this replay compacted by hand at the same point, as that user would have.`
-      : `The recorded user ran /compact by hand ${where}; the ${figures.adapter} adapter has no manual entry point in a replay, so it compacted only at the trigger and sends more input than a replay through core (which compacts by hand there too). Compare with --adapter core.`,
+      : `The recorded user ran /compact by hand ${where}; this replay through ${figures.adapter} made no manual compaction there (nothing to compact), so its figures after that point are not comparable with the recording's.`,
   ];
 }

@@ -12,7 +12,8 @@ export function hasLangChainMemoryAdapter(): boolean {
 /**
  * Replays through `@compaction/langchain`'s memory: a `CompactingChatMessageHistory`
  * over an in-memory history; before each recorded call the chain reads `getMessages()`
- * (the compacted context), invokes the replay chat model and adds its answer.
+ * (the compacted context), invokes the replay chat model and adds its answer. Where the
+ * recorded user ran `/compact`, `history.compact()` runs at the same point.
  */
 export async function replayThroughLangChainMemory(input: DriverInput): Promise<void> {
   const history = new adapter.CompactingChatMessageHistory({
@@ -27,6 +28,7 @@ export async function replayThroughLangChainMemory(input: DriverInput): Promise<
   });
   const model = new LangChainReplayModel(input.replies);
   for (const message of input.messages) {
+    if (input.manualCompactionsBefore?.has(message.id)) await history.compact();
     if (message.role !== 'assistant') {
       await history.addMessages(adapter.fromCoreMessages([message]));
       continue;

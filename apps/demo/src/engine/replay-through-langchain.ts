@@ -20,7 +20,8 @@ const oneCallPerRun = createMiddleware({
  * Replays through `@compaction/langchain`'s agent middleware: a `createAgent` over the
  * replay model with `compactionMiddleware` and a `MemorySaver` checkpointer (the
  * compaction record lives in the agent state). Each recorded call is one `invoke` on the
- * same thread with the messages that came since the previous call.
+ * same thread with the messages that came since the previous call; where the recorded
+ * user ran `/compact`, that `invoke` carries `requestCompaction()`.
  */
 export async function replayThroughLangChain(input: DriverInput): Promise<void> {
   const agent = createAgent({
@@ -40,12 +41,15 @@ export async function replayThroughLangChain(input: DriverInput): Promise<void> 
   });
   const config = { configurable: { thread_id: input.sessionId }, recursionLimit: 10 };
   let pending: BaseMessage[] = [];
+  let compactByHand = false;
   for (const message of input.messages) {
+    if (input.manualCompactionsBefore?.has(message.id)) compactByHand = true;
     if (message.role !== 'assistant') {
       pending.push(...adapter.fromCoreMessages([message]));
       continue;
     }
-    await agent.invoke({ messages: pending }, config);
+    await agent.invoke({ messages: pending, ...(compactByHand ? adapter.requestCompaction() : {}) }, config);
     pending = [];
+    compactByHand = false;
   }
 }

@@ -16,7 +16,8 @@ export function hasMastraAdapter(): boolean {
  * Replays through `@compaction/mastra`: a Mastra `Agent` over the AI SDK replay model
  * with the `CompactionProcessor` (`withCompaction`), one `generate` (one step) per
  * recorded call with the history so far, all under one session id. System messages
- * become the agent's instructions.
+ * become the agent's instructions. Where the recorded user ran `/compact`, the
+ * conversation's session (`processor.session`) is asked to compact at the next call.
  */
 export async function replayThroughMastra(input: DriverInput): Promise<void> {
   // Mastra takes system messages as the agent's instructions, not as input messages.
@@ -24,6 +25,14 @@ export async function replayThroughMastra(input: DriverInput): Promise<void> {
     .filter((message) => message.role === 'system')
     .map(messageText)
     .join('\n\n');
+  const processor = new adapter.CompactionProcessor({
+    sessionId: input.sessionId,
+    summarizer: input.summarizer,
+    settings: input.settings,
+    counter: input.counter,
+    onEvent: input.onEvent,
+    ...(input.model === undefined ? {} : { model: input.model }),
+  });
   const agent = new Agent(
     adapter.withCompaction(
       {
@@ -33,23 +42,20 @@ export async function replayThroughMastra(input: DriverInput): Promise<void> {
         // Mastra's model type does not name `LanguageModelV4` itself, but its runtime takes one.
         model: aiSdkReplayModel(input.replies, input.model === undefined ? {} : { modelId: input.model }) as AgentModel,
       },
-      {
-        sessionId: input.sessionId,
-        summarizer: input.summarizer,
-        settings: input.settings,
-        counter: input.counter,
-        onEvent: input.onEvent,
-        ...(input.model === undefined ? {} : { model: input.model }),
-      },
+      processor,
     ),
   );
   const history: Message[] = [];
+  let compactByHand = false;
   for (const message of input.messages) {
+    if (input.manualCompactionsBefore?.has(message.id)) compactByHand = true;
     if (message.role === 'system') continue;
     if (message.role !== 'assistant') {
       history.push(message);
       continue;
     }
+    if (compactByHand) processor.session(input.sessionId)?.requestCompaction();
+    compactByHand = false;
     await agent.generate(adapter.fromCoreMessages(history) as GenerateInput, { maxSteps: 1 });
     history.push(message);
   }
