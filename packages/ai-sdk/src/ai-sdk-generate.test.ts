@@ -21,7 +21,12 @@ describe('aiSdkGenerate', () => {
     const signal = new AbortController().signal;
     const result = await aiSdkGenerate(model)('Be brief.', 'Say hello.', { maxOutputTokens: 77, signal });
 
-    expect(result).toEqual({ text: 'Hello world', finishReason: 'length' });
+    expect(result).toEqual({
+      text: 'Hello world',
+      finishReason: 'length',
+      modelId: 'mock-model-id',
+      usage: { inputTokens: 100, outputTokens: 10 },
+    });
     expect(model.doGenerateCalls).toHaveLength(1);
     expect(model.doGenerateCalls[0]).toMatchObject({
       prompt: [

@@ -28,7 +28,12 @@ describe('mastraGenerateText', () => {
   it('sends the system prompt as instructions, the prompt as the user message, and the output limit', async () => {
     const { model, config } = mockModel('the text');
     const result = await mastraGenerateText(config)('Summarize only.', 'Transcript here.', { maxOutputTokens: 321 });
-    expect(result).toEqual({ text: 'the text', finishReason: 'stop' });
+    expect(result).toEqual({
+      text: 'the text',
+      finishReason: 'stop',
+      modelId: 'summary-model',
+      usage: { inputTokens: 100, outputTokens: 10 },
+    });
     const [call] = model.doGenerateCalls;
     expect(call!.maxOutputTokens).toBe(321);
     expect(call!.prompt.map((message) => message.role)).toEqual(['system', 'user']);
@@ -41,6 +46,8 @@ describe('mastraGenerateText', () => {
     expect(await mastraGenerateText(config)('s', 'p', { maxOutputTokens: 5 })).toEqual({
       text: 'half a summ',
       finishReason: 'length',
+      modelId: 'summary-model',
+      usage: { inputTokens: 100, outputTokens: 10 },
     });
   });
 });
