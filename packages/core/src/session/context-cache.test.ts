@@ -11,7 +11,8 @@ import { createConversationState } from './conversation-state.js';
 type Step =
   | { kind: 'turn'; calls: number; answered: boolean; size: number }
   | { kind: 'compact' }
-  | { kind: 'replace'; keep: number };
+  | { kind: 'replace'; keep: number }
+  | { kind: 'result-first' };
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -25,6 +26,8 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('compact' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('replace' as const), keep: fc.nat({ max: 30 }) }) },
+  // A tool result stored before its call (r16), each appended on its own.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('result-first' as const) }) },
 );
 
 describe('createContextCache', () => {
@@ -69,6 +72,27 @@ describe('createContextCache', () => {
               }
             }
             conv.apply({ append: turn });
+          } else if (step.kind === 'result-first') {
+            const toolCallId = id('call');
+            conv.apply({
+              append: [
+                {
+                  id: id('t'),
+                  role: 'tool',
+                  parts: [{ type: 'tool-result', toolCallId, toolName: 'read', output: 'early result' }],
+                },
+              ],
+            });
+            expect(cache.current()).toEqual(buildContext(conv.history, conv.record.state));
+            conv.apply({
+              append: [
+                {
+                  id: id('a'),
+                  role: 'assistant',
+                  parts: [{ type: 'tool-call', toolCallId, toolName: 'read', input: {} }],
+                },
+              ],
+            });
           } else if (step.kind === 'compact') {
             const result = await compact(conv.history.slice(), {
               previous: conv.record.state,

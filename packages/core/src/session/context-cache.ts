@@ -10,10 +10,10 @@ export type ContextCache = {
 
 /**
  * `buildContext(history, state)`, incrementally: when the history only grew
- * since the last build (same epoch, same compaction version) and that context
- * needed no repair (every tool call had its result), the new messages are
- * pruned, repaired and appended to it — so a call costs O(new messages), not
- * O(history). Any replacement of the history (load, branch switch, clear)
+ * since the last build (same epoch, same compaction version), that context
+ * needed no repair and neither do the new messages (every tool call has its
+ * result, after it), the new messages are pruned and appended to it — so a call
+ * costs O(new messages), not O(history). Any replacement of the history (load, branch switch, clear)
  * starts a new epoch and a full rebuild.
  */
 export function createContextCache(
@@ -33,10 +33,14 @@ export function createContextCache(
           const tail = history
             .slice(cached.length)
             .map((message) => (pruned.size > 0 ? pruneMessage(message, pruned) : message));
-          const repairedTail = repairToolPairs(tail);
-          const messages = cached.messages.concat(repairedTail);
-          cached = { version, epoch, length: history.length, clean: repairedTail === tail, messages };
-          return messages;
+          // A tail that needs no repair is appended as it is. One that does (a call still
+          // unanswered, a result stored before its call) may pair with messages outside
+          // it: the whole context is rebuilt, so the answer is always buildContext's.
+          if (repairToolPairs(tail) === tail) {
+            const messages = cached.messages.concat(tail);
+            cached = { version, epoch, length: history.length, clean: true, messages };
+            return messages;
+          }
         }
       }
       const built = buildContext(history, state, options);
