@@ -112,6 +112,24 @@ describe('replay of the long Claude Code session', () => {
   });
 });
 
+describe('compaction errors say what happened', () => {
+  it('"could not bring the context under the trigger" only when it did not; otherwise the reduction was too small', async () => {
+    // keepRecentTokens close to the trigger: compactions land just under it, often by less than minReduction.
+    const figures = await replayJson([LONG_SESSION, '--trigger', '30k', '--keep', '25k']);
+    const figuresOf = (message: string) => /\((\d+) → (\d+) tokens, trigger (\d+)\)/.exec(message);
+    const loopGuard = figures.compactionErrors.filter((error) => figuresOf(error.message));
+    expect(loopGuard.length).toBeGreaterThan(0);
+    for (const { message } of loopGuard) {
+      const [, before, after, trigger] = figuresOf(message)!.map(Number);
+      if (message.includes('could not bring the context under the trigger'))
+        expect(after, message).toBeGreaterThan(trigger!);
+      else expect(message, message).toMatch(/shrank the context by less than 10%/);
+      expect(before, message).toBeGreaterThan(0);
+    }
+    expect(loopGuard.some(({ message }) => message.includes('by less than 10%'))).toBe(true);
+  }, 120_000);
+});
+
 describe('replay through each adapter', () => {
   const adapters = ['ai-sdk', 'langchain', 'langchain-memory', 'mastra'];
 

@@ -190,6 +190,11 @@ export function createCompactionRunner(options: CompactionRunnerOptions): Compac
     const next = afterAutoCompaction(policy, { helped, tokens: after });
     if (!helped) {
       const limit = `trigger ${triggerTokens(settings)}`;
+      // Under the trigger but by less than minReduction is a different failure: say which.
+      const what =
+        after > triggerTokens(settings)
+          ? `could not bring the context under the trigger (${before} → ${after} tokens, ${limit})`
+          : `shrank the context by less than ${Math.round(settings.minReduction * 100)}% (${before} → ${after} tokens, ${limit})`;
       try {
         await persistence.saveRecord({ ...conversation.record, stuckAtHistoryLength: conversation.history.length });
       } catch {
@@ -200,8 +205,8 @@ export function createCompactionRunner(options: CompactionRunnerOptions): Compac
         sessionId,
         trigger: 'auto',
         message: next.opened
-          ? `compaction could not bring the context under the trigger (${before} → ${after} tokens, ${limit}) ${next.policy.failures} times in a row; automatic compaction is paused until the context grows by ${breakerResumeTokens(settings)} tokens`
-          : `compaction could not bring the context under the trigger (${before} → ${after} tokens, ${limit}); not retrying until the conversation changes`,
+          ? `compaction ${what} ${next.policy.failures} times in a row; automatic compaction is paused until the context grows by ${breakerResumeTokens(settings)} tokens`
+          : `compaction ${what}; not retrying until the conversation changes`,
         tokensBefore: before,
         tokensAfter: after,
       });
