@@ -99,6 +99,10 @@ function checkConsumer(packages) {
       '  const a = Object.keys(required).sort().join();',
       '  const b = Object.keys(imported).filter((key) => key !== "default" && key !== "module.exports").sort().join();',
       '  if (a.length === 0 || a !== b) { console.error("require() gave [" + a + "], import() gave [" + b + "]"); process.exit(1); }',
+      // Core's tokenizers load on the first count, from the package's own dependencies.
+      name === '@compaction/core'
+        ? '  for (const counter of [required.gptTokenizerCounter(), imported.tiktokenCounter()]) if (counter.countText("hello world") !== 2) { console.error(counter.name + " miscounted"); process.exit(1); }'
+        : '',
       '});',
     ].join('\n');
     step(
