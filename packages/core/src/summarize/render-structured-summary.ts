@@ -1,7 +1,6 @@
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { commonRoot } from './common-root.js';
 import { condenseFileOperations, type FileListing } from './condense-file-operations.js';
-import { cutText } from './cut-text.js';
 import { focusLines } from './focus-lines.js';
 import { renderFileOperations } from './render-file-operations.js';
 import { selectSummaryItems } from './select-summary-items.js';
@@ -19,7 +18,8 @@ type RequiredLevel = { requestChars: number; files: FileListing; maxRequests: nu
  * first level that leaves at least half the budget for the rest; when none down to the floor
  * (64 characters a request, paths in full) does, at the first that fits.
  * Requests are cut shorter before paths are grouped by folder (`src/{a.ts,b.ts}`, still every
- * name), then counted by folder, then the oldest requests are counted instead of listed.
+ * name), then counted by folder, then the oldest requests are counted instead of listed, and
+ * last the paths are only counted (the state keeps every one).
  */
 const LEVELS: readonly RequiredLevel[] = [
   { requestChars: 400, files: 'full', maxRequests: Number.POSITIVE_INFINITY },
@@ -31,7 +31,11 @@ const LEVELS: readonly RequiredLevel[] = [
   { requestChars: 40, files: 'counted', maxRequests: Number.POSITIVE_INFINITY },
   { requestChars: 40, files: 'counted', maxRequests: 20 },
   { requestChars: 24, files: 'counted', maxRequests: 5 },
+  { requestChars: 24, files: 'omitted', maxRequests: 2 },
+  { requestChars: 24, files: 'omitted', maxRequests: 0 },
 ];
+/** What ends a summary cut to fit: a placeholder line, so nothing reads it back as a request or a path. */
+const CUT_LINE = '- (cut to fit the budget)';
 /** Characters of the goal line (the first request, which the request list holds too). */
 const GOAL_CHARS = 200;
 /** More characters a token than any tokenizer packs into text like paths: a listing longer than the budget times this is over it. */
@@ -201,15 +205,18 @@ function assemble(
 
 /** The last resort when even the most condensed rendering is over the budget: cut at a character share. */
 function cutToBudget(text: string, options: StructuredRenderOptions): string {
+  let lines = text.split('\n');
   let result = text;
   let tokens = options.counter.countText(result);
-  while (tokens > options.maxTokens && result.length > 0) {
-    const keep = Math.floor((result.length * options.maxTokens * 0.9) / tokens) - 40;
-    const cut = keep > 0 ? cutText(result, keep) : '';
-    result = cut.length > 0 && cut.length < result.length ? cut : result.slice(0, Math.floor(result.length / 2));
+  // Whole lines are dropped from the end, and a placeholder line says so (read back as nothing).
+  while (tokens > options.maxTokens && lines.length > 0) {
+    const keep = Math.min(lines.length - 1, Math.floor((lines.length * options.maxTokens * 0.9) / tokens));
+    lines = lines.slice(0, Math.max(0, keep));
+    result = lines.length > 0 ? `${lines.join('\n')}\n${CUT_LINE}` : '';
     tokens = options.counter.countText(result);
   }
-  return result;
+  if (tokens <= options.maxTokens) return result;
+  return result.slice(0, Math.max(0, options.maxTokens));
 }
 
 function sections(entries: [string, string[]][]): string {
