@@ -91,5 +91,5 @@ describe('countResentMessages', () => {
       }),
       { numRuns: 400 },
     );
-  });
+  }, 120_000);
 });
