@@ -1,6 +1,7 @@
 import type { CompactionEvent, CompactionResult } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
-import { describeCompaction, withThousands } from './describe-compaction.js';
+import { withThousands } from '../cli/format-tokens.js';
+import { describeCompaction } from './describe-compaction.js';
 
 const end = (
   tokensBefore: number,
@@ -91,5 +92,9 @@ describe('describeCompaction', () => {
     ]);
     expect(describeCompaction([], 40000)).toEqual([]);
     expect(withThousands('v2 at 999 and 1000 and 1234567')).toBe('v2 at 999 and 1,000 and 1,234,567');
+    expect(withThousands('(54797 → 54887 tokens, trigger 40000)')).toBe('(54,797 → 54,887 tokens, trigger 40,000)');
+    expect(withThousands('cannot reach http://127.0.0.1:11434/v1 (port 11434), src/a1234.ts, v1.2025.3, #4567')).toBe(
+      'cannot reach http://127.0.0.1:11434/v1 (port 11,434), src/a1234.ts, v1.2025.3, #4567',
+    );
   });
 });

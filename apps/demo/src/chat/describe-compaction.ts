@@ -1,13 +1,8 @@
 import type { CompactionEvent } from '@compaction/core';
-import { formatTokens } from '../cli/format-tokens.js';
+import { formatTokens, withThousands } from '../cli/format-tokens.js';
 
 type EndEvent = Extract<CompactionEvent, { type: 'compaction:end' }>;
 type ErrorEvent = Extract<CompactionEvent, { type: 'compaction:error' }>;
-
-/** Every number of four digits or more in `text` with thousands separators, as the rest of the chat prints them. */
-export function withThousands(text: string): string {
-  return text.replace(/\d{4,}/g, (digits) => formatTokens(Number(digits)));
-}
 
 /**
  * One line for what the compaction events of one step said (a prepare before a model

@@ -1,5 +1,5 @@
 import type { ReplayFigures } from '../engine/replay-figures.js';
-import { formatTokens } from './format-tokens.js';
+import { formatTokens, withThousands } from './format-tokens.js';
 
 /** `[3, 4, 5, 9]` → `3–5, 9`. */
 export function formatCallRanges(calls: readonly number[]): string {
@@ -23,7 +23,7 @@ export function formatCallRanges(calls: readonly number[]): string {
  */
 export function formatProblems(figures: ReplayFigures, prefix = ''): string[] {
   const lines = figures.compactionErrors.map(
-    (error) => `  ✗ ${prefix}compaction error before call ${error.beforeCall}: ${error.message}`,
+    (error) => `  ✗ ${prefix}compaction error before call ${error.beforeCall}: ${withThousands(error.message)}`,
   );
   const over = figures.overTriggerCalls;
   if (over.length > 0) {

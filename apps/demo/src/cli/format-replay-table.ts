@@ -1,7 +1,7 @@
 import type { ReplayFigures } from '../engine/replay-figures.js';
 import { formatCompaction } from './format-compaction.js';
 import { formatProblems } from './format-problems.js';
-import { formatChange, formatTokens } from './format-tokens.js';
+import { formatChange, formatTokens, withThousands } from './format-tokens.js';
 
 const pad = (text: string, width: number): string => text.padStart(width);
 
@@ -40,11 +40,11 @@ export function formatReplayTable(figures: ReplayFigures): string[] {
         `  ◂ recorded harness compacted here (${recordedCompaction.trigger ?? 'unknown'}, ${formatTokens(recordedCompaction.preTokens ?? 0)} tokens before)`,
       );
     }
-    for (const error of figures.compactionErrors) {
-      if (error.beforeCall === call.call) lines.push(`  ✗ compaction error: ${error.message}`);
-    }
     const compaction = compactions.get(call.call);
     if (compaction) lines.push(`  ▸ ${formatCompaction(compaction)}`);
+    for (const error of figures.compactionErrors) {
+      if (error.beforeCall === call.call) lines.push(`  ✗ compaction error: ${withThousands(error.message)}`);
+    }
     const recorded = call.recorded === null ? '—' : formatTokens(call.recorded);
     lines.push(
       `${pad(String(call.call), 6)} ${pad(recorded, 10)} ${pad(formatTokens(call.ours), 10)} ${pad(formatTokens(call.uncompacted), 12)}${call.compactedBefore ? ' *' : ''}${overTrigger.has(call.call) ? ' !' : ''}`,

@@ -1,4 +1,4 @@
-import { formatTokens } from '../cli/format-tokens.js';
+import { formatTokens, withThousands } from '../cli/format-tokens.js';
 import type { ReplayFigures } from '../engine/replay-figures.js';
 import { callTicks } from './call-ticks.js';
 import { escapeHtml } from './escape-html.js';
@@ -105,7 +105,7 @@ export function renderContextChart(figures: ReplayFigures, id: string): string {
     const errorX = x(Math.min(error.beforeCall, calls.length));
     const errorY = y(oursByCall.get(error.beforeCall) ?? trigger);
     parts.push(
-      `<path class="compaction-error-marker" data-call="${error.beforeCall}" d="M${(errorX - 5).toFixed(1)},${(errorY - 5).toFixed(1)}l10,10m0,-10l-10,10"><title>compaction error before call ${error.beforeCall}: ${escapeHtml(error.message)}</title></path>`,
+      `<path class="compaction-error-marker" data-call="${error.beforeCall}" d="M${(errorX - 5).toFixed(1)},${(errorY - 5).toFixed(1)}l10,10m0,-10l-10,10"><title>compaction error before call ${error.beforeCall}: ${escapeHtml(withThousands(error.message))}</title></path>`,
     );
   }
   return `<svg id="${id}" class="context-chart" data-calls="${calls.length}" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="Context tokens sent per model call">${parts.join('')}</svg>`;

@@ -1,5 +1,5 @@
 import { formatCompaction } from '../cli/format-compaction.js';
-import { formatChange, formatTokens } from '../cli/format-tokens.js';
+import { formatChange, formatTokens, withThousands } from '../cli/format-tokens.js';
 import type { ReplayFigures } from '../engine/replay-figures.js';
 import { escapeHtml } from './escape-html.js';
 import { renderContextChart } from './render-context-chart.js';
@@ -55,7 +55,7 @@ function problems(section: ReportSection): string {
       : `<ol class="compaction-errors" id="${section.id}-errors">${compactionErrors
           .map(
             (error) =>
-              `<li class="compaction-error" data-before-call="${error.beforeCall}">Before call ${error.beforeCall}: ${escapeHtml(error.message)}</li>`,
+              `<li class="compaction-error" data-before-call="${error.beforeCall}">Before call ${error.beforeCall}: ${escapeHtml(withThousands(error.message))}</li>`,
           )
           .join('')}</ol>`;
   const over =
