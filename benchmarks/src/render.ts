@@ -18,7 +18,7 @@ import { renderScale, type ScaleResult } from './render/render-scale.ts';
 import { renderTableResult, type TableResult } from './render/render-table-result.ts';
 import { renderTokenizers, type TokenizersResult } from './render/render-tokenizers.ts';
 import { type ResultHeader, readResult } from './render/result-files.ts';
-import { isTiny, MEASURED_PACKAGES, packageVersions, resultsDir } from './shared/bench-env.ts';
+import { isTiny, MEASURED_PACKAGES, packageVersions, resultsDir } from '@compaction/bench-kit/bench-env';
 
 /** docs/benchmarks.md. */
 export const BENCHMARKS_DOC = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));

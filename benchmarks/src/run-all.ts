@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { updateReadmeFigures } from './render/update-readme.ts';
 import { BENCHMARKS_DOC, renderBenchmarks } from './render.ts';
-import { isTiny, resultsDir } from './shared/bench-env.ts';
+import { isTiny, resultsDir } from '@compaction/bench-kit/bench-env';
 
 /** Benchmarks with a place in the page come first, in its order; any other runs after them. */
 const ORDER = ['overhead', 'tokenizers', 'economy', 'retention', 'import-cost', 'hardening'];

@@ -21,7 +21,7 @@ import {
   type Message,
 } from '@compaction/core';
 import { sessionFiles, sessionLabel } from '../economy/session-files.ts';
-import { isTiny, startResult } from '../shared/bench-env.ts';
+import { isTiny, startResult } from '@compaction/bench-kit/bench-env';
 
 /** Summary models' windows: that of the case the issue reports, and a small one that needs chunks. */
 export const SUMMARY_WINDOWS = [100_000, 32_000] as const;

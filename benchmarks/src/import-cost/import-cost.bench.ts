@@ -9,7 +9,7 @@
  *   node src/import-cost/import-cost.bench.ts   (from benchmarks/)
  */
 import { spawnSync } from 'node:child_process';
-import { BENCHMARKS_DIR, isTiny, startResult } from '../shared/bench-env.ts';
+import { BENCHMARKS_DIR, isTiny, startResult } from '@compaction/bench-kit/bench-env';
 import { type ImportCostSample, summarize } from './import-cost-stats.ts';
 
 const SAMPLES = isTiny() ? 3 : 41;

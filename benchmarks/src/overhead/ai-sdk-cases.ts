@@ -3,8 +3,8 @@ import { compactionMiddleware, messagesToPrompt, promptToMessages } from '@compa
 import { type CompactionEvent, type CompactionSettings, chainedContentIds } from '@compaction/core';
 import type { LanguageModelMiddleware } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { measure } from '../shared/measure.ts';
-import { appendedMessage } from '../shared/synthetic-history.ts';
+import { measure } from '@compaction/bench-kit/measure';
+import { appendedMessage } from '@compaction/bench-kit/synthetic-history';
 import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
 
 const model = new MockLanguageModelV4({ provider: 'openai', modelId: 'gpt-5' });

@@ -1,5 +1,5 @@
 import type { Message } from '@compaction/core';
-import type { Stats } from '../shared/measure.ts';
+import type { Stats } from '@compaction/bench-kit/measure';
 
 /** Whose code a case measures: ours, a peer users would otherwise use, or a reference point. */
 export type CaseKind = 'ours' | 'variant' | 'peer' | 'reference';
@@ -64,7 +64,16 @@ export const NO_COMPACTION = { contextWindow: 50_000_000 } as const;
  * pruning is off so the measured compaction summarizes (the costlier path).
  */
 export function compactAfter(tokens: number) {
-  return { contextWindow: 50_000_000, trigger: tokens + 100, pruneToolOutputs: false } as const;
+  const trigger = tokens + 100;
+  // A window four times the trigger: an absolute trigger must be a sensible share of its window.
+  // The kept budget is the default's 20,000 tokens (a quarter of a tiny history).
+  return {
+    contextWindow: 4 * trigger,
+    trigger,
+    reserveTokens: trigger,
+    keepRecentTokens: Math.min(20_000, Math.round(tokens / 4)),
+    pruneToolOutputs: false,
+  } as const;
 }
 
 /** Throws when a call that should not have compacted did (or the reverse): a benchmark must measure what it says. */

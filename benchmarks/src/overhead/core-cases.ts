@@ -9,8 +9,8 @@ import {
   type TokenCounter,
   tiktokenCounter,
 } from '@compaction/core';
-import { measure } from '../shared/measure.ts';
-import { appendedMessage } from '../shared/synthetic-history.ts';
+import { measure } from '@compaction/bench-kit/measure';
+import { appendedMessage } from '@compaction/bench-kit/synthetic-history';
 import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
 
 async function warmSession(input: CaseInput, counter?: TokenCounter): Promise<CompactionSession> {

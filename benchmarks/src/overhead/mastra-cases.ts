@@ -11,8 +11,8 @@ import {
 } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
 import { MockLanguageModelV4 } from 'ai/test';
-import { measure } from '../shared/measure.ts';
-import { appendedMessage } from '../shared/synthetic-history.ts';
+import { measure } from '@compaction/bench-kit/measure';
+import { appendedMessage } from '@compaction/bench-kit/synthetic-history';
 import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
 
 type Prompt = ProcessLLMRequestArgs['prompt'];

@@ -10,8 +10,8 @@
  * picks sizes. A case that fails is recorded with its error and the run exits 1.
  */
 import { countMessageTokens, tiktokenCounter } from '@compaction/core';
-import { isTiny, startResult } from '../shared/bench-env.ts';
-import { syntheticHistory } from '../shared/synthetic-history.ts';
+import { isTiny, startResult } from '@compaction/bench-kit/bench-env';
+import { syntheticHistory } from '@compaction/bench-kit/synthetic-history';
 import { aiSdkCases } from './ai-sdk-cases.ts';
 import type { BenchCase, CaseCost, CaseOutcome } from './bench-case.ts';
 import { coreCases } from './core-cases.ts';

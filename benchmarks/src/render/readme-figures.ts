@@ -5,7 +5,7 @@
  * missing from a run leaves its bullet as it was, so a partial run never drops one.
  */
 import type { BenchCell } from '../economy/bench-result.ts';
-import type { Stats } from '../shared/measure.ts';
+import type { Stats } from '@compaction/bench-kit/measure';
 import { int, ms } from './markdown.ts';
 
 /** A result with columns and rows (`economy.json`, `retention.json`). */

@@ -1,4 +1,4 @@
-import type { Stats } from '../shared/measure.ts';
+import type { Stats } from '@compaction/bench-kit/measure';
 import { int, ms, table, times, verdict, versus } from './markdown.ts';
 import { NOT_MEASURED, type ResultHeader, rerun } from './result-files.ts';
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { resultsDir } from '../shared/bench-env.ts';
+import { resultsDir } from '@compaction/bench-kit/bench-env';
 import { type PrepareSizes, type RowsResult, renderFigures, replaceFigures } from './readme-figures.ts';
 import { readResult } from './result-files.ts';
 

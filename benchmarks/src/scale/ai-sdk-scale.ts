@@ -3,7 +3,7 @@ import { compactionMiddleware, messagesToPrompt, promptToMessages } from '@compa
 import { memoryStore } from '@compaction/core';
 import type { LanguageModelMiddleware } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { conversationHistory, conversationMessage } from '../shared/synthetic-history.ts';
+import { conversationHistory, conversationMessage } from '@compaction/bench-kit/synthetic-history';
 import { earlierCalls, NO_COMPACTION, reported, type ScaleDriver } from './scale-driver.ts';
 
 type Middleware = Required<Pick<LanguageModelMiddleware, 'transformParams' | 'wrapGenerate'>>;

@@ -10,7 +10,7 @@ import type {
 } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
 import { MockLanguageModelV4 } from 'ai/test';
-import { conversationHistory, conversationMessage } from '../shared/synthetic-history.ts';
+import { conversationHistory, conversationMessage } from '@compaction/bench-kit/synthetic-history';
 import { earlierCalls, NO_COMPACTION, reported, type ScaleDriver } from './scale-driver.ts';
 
 /** Appended messages are dated after every history message (those date from 1970 + index ms). */

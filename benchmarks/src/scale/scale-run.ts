@@ -4,7 +4,7 @@
  * Prints one line of JSON ({@link ScaleRun}).
  */
 import { countMessageTokens, gptTokenizerCounter } from '@compaction/core';
-import { conversationHistory } from '../shared/synthetic-history.ts';
+import { conversationHistory } from '@compaction/bench-kit/synthetic-history';
 import { aiSdkScale } from './ai-sdk-scale.ts';
 import { langchainScale } from './langchain-scale.ts';
 import { mastraScale } from './mastra-scale.ts';

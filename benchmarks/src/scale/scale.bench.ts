@@ -13,7 +13,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { isTiny, startResult } from '../shared/bench-env.ts';
+import { isTiny, startResult } from '@compaction/bench-kit/bench-env';
 import type { ScaleRun } from './scale-run.ts';
 
 const TINY = isTiny();

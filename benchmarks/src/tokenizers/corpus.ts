@@ -1,4 +1,4 @@
-import { fixtureTexts } from '../shared/fixture-texts.ts';
+import { fixtureTexts } from '@compaction/bench-kit/fixture-texts';
 
 /**
  * A mixed corpus of about `bytes` UTF-8 bytes: the recorded sessions' texts —

@@ -10,8 +10,8 @@
  *   node src/tokenizers/tokenizers.bench.ts   (from benchmarks/)
  */
 import { tiktokenCounter } from '@compaction/core';
-import { isTiny, startResult } from '../shared/bench-env.ts';
-import { measure, type Stats, timer } from '../shared/measure.ts';
+import { isTiny, startResult } from '@compaction/bench-kit/bench-env';
+import { measure, type Stats, timer } from '@compaction/bench-kit/measure';
 import { messageTexts, mixedCorpus, shortStrings } from './corpus.ts';
 
 const TINY = isTiny();
@@ -92,7 +92,7 @@ type Row = {
   shortStrings: Stats & { stringsPerSecond: number; tokensPerSecond: number };
   perMessage: Stats;
 };
-const versions = (await import('../shared/bench-env.ts')).packageVersions();
+const versions = (await import('@compaction/bench-kit/bench-env')).packageVersions();
 const rows: Row[] = [];
 for (const tokenizer of tokenizers) {
   tokenizer.setUp?.();

@@ -6,9 +6,9 @@
  * results folder; `BENCH_TINY=1` runs it on a tiny history.
  */
 
-import { isTiny, startResult } from '../../../benchmarks/src/shared/bench-env.ts';
-import { measure, type Stats, timer } from '../../../benchmarks/src/shared/measure.ts';
-import { appendedMessage, syntheticHistory } from '../../../benchmarks/src/shared/synthetic-history.ts';
+import { isTiny, startResult } from '@compaction/bench-kit/bench-env';
+import { measure, type Stats, timer } from '@compaction/bench-kit/measure';
+import { appendedMessage, syntheticHistory } from '@compaction/bench-kit/synthetic-history';
 import {
   type CompactionSession,
   countMessageTokens,

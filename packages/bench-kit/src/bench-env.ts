@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** `<repo>/benchmarks/`. */
-export const BENCHMARKS_DIR = fileURLToPath(new URL('../../', import.meta.url));
+export const BENCHMARKS_DIR = fileURLToPath(new URL('../../../benchmarks/', import.meta.url));
 
 /**
  * Whether this is a smoke run (`BENCH_TINY=1`): every benchmark on a tiny
