@@ -7,6 +7,16 @@ import type { ConversationState } from './conversation-state.js';
 /** Suffix of the store key that journals a branch switch while it is written (see `switchBranch`). */
 export const BRANCH_JOURNAL_SUFFIX = '#branch-journal';
 
+/**
+ * The journal entry that commits a branch switch: a journal that does not end
+ * with it was never committed and is dropped, one that does is finished.
+ */
+export const BRANCH_JOURNAL_COMMIT: Message = {
+  id: 'compaction:branch-journal-commit',
+  role: 'system',
+  parts: [{ type: 'text', text: 'branch switch committed' }],
+};
+
 /** How many times a save whose record moved on is merged onto the newer one and tried again. */
 const MERGE_ATTEMPTS = 20;
 
@@ -66,6 +76,8 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
 
   /** Set while a committed branch switch's history is still only in the journal. */
   let journaled: readonly Message[] | undefined;
+  /** Set when a switch that failed before its commit could not remove its journal. */
+  let staleJournal = false;
   /** Store writes and the memory changes after them run one at a time, so memory stays a prefix of the store. */
   let queue: Promise<unknown> = Promise.resolve();
   function exclusive<T>(task: () => Promise<T>): Promise<T> {
@@ -84,8 +96,19 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
    * the record's kept message is among them). A history that shrank (another
    * process cleared the conversation or switched its branch) is reloaded whole.
    */
+  /** Replaces memory with what the store holds: the record first, then the whole history. */
+  async function reloadAll(loaded?: SessionRecord): Promise<void> {
+    let record = loaded ?? (await loadRecord(() => {}));
+    const history = await store.loadHistory(sessionId);
+    const state = record.state;
+    if (state && !history.some((message) => message.id === state.firstKeptMessageId)) {
+      record = { ...record, state: undefined };
+    }
+    conversation.apply({ replace: history, record });
+  }
+
   async function refresh(onBadRecord: (error: unknown) => void = () => {}): Promise<void> {
-    let record = await loadRecord(onBadRecord);
+    const record = await loadRecord(onBadRecord);
     if (!persistHistory) {
       conversation.apply({ record });
       return;
@@ -97,27 +120,37 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
     const state = record.state;
     const has = (id: string) => conversation.ids.has(id) || newer.some((message) => message.id === id);
     if (state && !has(state.firstKeptMessageId)) {
-      const history = await store.loadHistory(sessionId);
-      if (!history.some((message) => message.id === state.firstKeptMessageId)) record = { ...record, state: undefined };
-      conversation.apply({ replace: history, record });
+      await reloadAll(record);
       return;
     }
     conversation.apply(whole ? { replace: newer, record } : { append: newer, record });
   }
 
   /**
-   * Writes the journaled history as the stored history (with `record`, which the
-   * store's `clear` dropped), then drops the journal. Repeatable: a failure part
-   * way leaves the journal, and the next call starts over.
+   * Brings the journal in line before the history is written: drops a stale one,
+   * and copies a committed one over the stored history (with memory's record,
+   * which the store's `clear` drops; while it is not saved again, memory holds
+   * no record either). Repeatable: a failure part way leaves the journal, and the
+   * next write starts over.
    */
-  async function finishBranchSwitch(record: SessionRecord): Promise<void> {
+  async function settleJournal(): Promise<void> {
+    if (staleJournal) {
+      await store.clear(journalId);
+      staleJournal = false;
+    }
     if (!journaled) return;
     await store.clear(sessionId);
-    await store.appendHistory(sessionId, journaled);
-    const revision = await store.saveRecord(sessionId, record);
+    let revision: number | void;
+    try {
+      await store.appendHistory(sessionId, journaled);
+      revision = await store.saveRecord(sessionId, conversation.record);
+    } catch (error) {
+      conversation.apply({ record: {} });
+      throw error;
+    }
     await store.clear(journalId);
     journaled = undefined;
-    if (conversation.record === record) conversation.apply({ record: revised(record, revision) });
+    conversation.apply({ record: revised(conversation.record, revision) });
   }
 
   async function loadRecord(onBadRecord: (error: unknown) => void): Promise<SessionRecord> {
@@ -133,10 +166,13 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
   return {
     async load(onBadRecord) {
       let history: Message[] = [];
-      let journal: Message[] = [];
+      let committed: Message[] | undefined;
       if (persistHistory) {
-        journal = await store.loadHistory(journalId);
-        history = journal.length > 0 ? journal : await store.loadHistory(sessionId);
+        const journal = await store.loadHistory(journalId);
+        if (journal.at(-1)?.id === BRANCH_JOURNAL_COMMIT.id) committed = journal.slice(0, -1);
+        // A journal without its commit entry is a switch that never happened: dropped first.
+        else if (journal.length > 0) staleJournal = true;
+        history = committed ?? (await store.loadHistory(sessionId));
       }
       let record = await loadRecord(onBadRecord);
       const state = record.state;
@@ -144,12 +180,9 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
         // The stored state does not belong to the stored history: keep the history, drop the state.
         record = { ...record, state: undefined };
       }
-      if (journal.length > 0) {
-        // A branch switch was committed (journal and record written) but not finished.
-        journaled = journal;
-        await finishBranchSwitch(record);
-      }
       conversation.apply({ replace: history, record });
+      if (committed) journaled = committed; // committed but not finished: copied over now
+      if (staleJournal || journaled) await settleJournal();
     },
     append(messages) {
       return exclusive(async () => {
@@ -158,7 +191,7 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
           conversation.apply({ append: messages });
           return;
         }
-        await finishBranchSwitch(conversation.record);
+        await settleJournal();
         const known = conversation.history.length;
         const length = await store.appendHistory(sessionId, messages);
         if (typeof length !== 'number' || length === known + messages.length) {
@@ -167,14 +200,18 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
         }
         // Other processes appended meanwhile: take their messages and ours in the store's order.
         if (length > known + messages.length) {
+          // Ours end at `length`; later appends by others may follow them already.
           const newer = await store.loadHistory(sessionId, { from: known });
-          if (newer.length === length - known && !conversation.ids.has(newer[0]?.id as string)) {
+          const ours = newer.slice(length - known - messages.length, length - known);
+          const inPlace =
+            ours.length === messages.length && ours.every((message, index) => message.id === messages[index]?.id);
+          if (inPlace && !conversation.ids.has(newer[0]?.id as string)) {
             conversation.apply({ append: newer });
             return;
           }
         }
         // The stored history shrank (cleared or switched elsewhere): reload it whole.
-        conversation.apply({ replace: await store.loadHistory(sessionId), record: await loadRecord(() => {}) });
+        await reloadAll();
       });
     },
     saveRecord(record) {
@@ -227,30 +264,48 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
           conversation.apply({ replace: history, record: revised(record, revision) });
           return;
         }
-        await finishBranchSwitch(conversation.record);
+        await settleJournal();
         await store.clear(journalId);
-        await store.appendHistory(journalId, history);
+        // The record first (a state a branch keeps is valid on both: its kept message is in
+        // the common prefix), then the commit entry: only a committed journal is finished.
         let revision: number | void;
+        let saved = false;
         try {
+          await store.appendHistory(journalId, history);
           revision = await store.saveRecord(sessionId, record);
+          saved = true;
+          await store.appendHistory(journalId, [BRANCH_JOURNAL_COMMIT]);
         } catch (error) {
-          await store.clear(journalId).catch(() => undefined);
+          // Not committed: the journal must go before the history is written again.
+          staleJournal = true;
+          if (saved) {
+            // Put memory's record back; when the store refuses, memory takes the one it holds
+            // (valid on either branch, see above), so the two never disagree.
+            const restored = await store.saveRecord(sessionId, conversation.record).then(
+              (again) => revised(conversation.record, again),
+              () => revised(record, revision),
+            );
+            conversation.apply({ record: restored });
+          }
+          await settleJournal().catch(() => undefined);
           throw error;
         }
         // Committed: the journal is the stored history until it is copied over; a failure
         // here is retried before the next write (and by `load` after a restart).
         journaled = history;
-        const committed = revised(record, revision);
-        conversation.apply({ replace: history, record: committed });
-        await finishBranchSwitch(committed).catch(() => undefined);
+        conversation.apply({ replace: history, record: revised(record, revision) });
+        await settleJournal().catch(() => undefined);
       });
     },
     clear() {
       return exclusive(async () => {
-        // The journal first: a failure then leaves the conversation itself as it was.
-        if (persistHistory) await store.clear(journalId);
+        // The journal first (a committed one copied over before): a failure then leaves the
+        // stored conversation whole, as memory still holds it.
+        if (persistHistory) {
+          await settleJournal();
+          await store.clear(journalId);
+        }
         await store.clear(sessionId);
-        journaled = undefined;
         conversation.apply({ replace: [], record: {} });
       });
     },
