@@ -152,6 +152,9 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
       const { inputTokens } = usage;
       if (!prepared || inputTokens === undefined || inputTokens === 0) return;
       if (isUsageOverflow(usage, settings.contextWindow)) policy = { ...policy, overflowSuspected: true };
+      // A compaction landed since that call was prepared (a concurrent `compact()`): the report
+      // describes a context that is gone, and no count of it can be taken any more.
+      if (prepared.stateVersion !== conversation.version()) return;
       if (typeof prepared.counted === 'function') prepared = { ...prepared, counted: prepared.counted() };
       const call = prepared as PreparedCall;
       await saveUsage(nextUsageRecord({ ...conversation.record, ...pendingUsage }, call, inputTokens, modelKey));

@@ -7,7 +7,7 @@ import type { Message } from '../messages/types.js';
 import { memoryStore } from '../store/memory-store.js';
 import type { SessionStore } from '../store/session-store.js';
 import { createConversationState } from './conversation-state.js';
-import { BRANCH_JOURNAL_SUFFIX, createSessionPersistence } from './session-persistence.js';
+import { BRANCH_JOURNAL_COMMIT, BRANCH_JOURNAL_SUFFIX, createSessionPersistence } from './session-persistence.js';
 
 const stateKeeping = (id: string, version = 1): CompactionState => ({
   schema: COMPACTION_STATE_SCHEMA,
@@ -80,12 +80,27 @@ describe('createSessionPersistence', () => {
     const inner = memoryStore();
     const old = turn();
     const branch: Message[] = [old[0]!, { id: 'edited', role: 'user', parts: [{ type: 'text', text: 'new' }] }];
-    await inner.appendHistory(`s${BRANCH_JOURNAL_SUFFIX}`, branch); // the crash came after the journal
-    await inner.clear('s'); // ... and after the old history was cleared
+    // The crash came after the journal was committed, and after the old history was cleared.
+    await inner.appendHistory(`s${BRANCH_JOURNAL_SUFFIX}`, [...branch, BRANCH_JOURNAL_COMMIT]);
+    await inner.clear('s');
     const { conv, persistence } = setup(inner);
     await persistence.load(() => undefined);
     expect(conv.history.map((m) => m.id)).toEqual(['u1', 'edited']);
     expect((await inner.loadHistory('s')).map((m) => m.id)).toEqual(['u1', 'edited']);
+    expect(await inner.loadHistory(`s${BRANCH_JOURNAL_SUFFIX}`)).toEqual([]);
+  });
+
+  it('a journal without its commit entry (the switch failed or crashed before committing) is dropped', async () => {
+    const inner = memoryStore();
+    const old = turn();
+    await inner.appendHistory('s', old);
+    await inner.appendHistory(`s${BRANCH_JOURNAL_SUFFIX}`, [
+      old[0]!,
+      { id: 'edited', role: 'user', parts: [{ type: 'text', text: 'new' }] },
+    ]);
+    const { conv, persistence } = setup(inner);
+    await persistence.load(() => undefined);
+    expect(conv.history.map((m) => m.id)).toEqual(old.map((m) => m.id));
     expect(await inner.loadHistory(`s${BRANCH_JOURNAL_SUFFIX}`)).toEqual([]);
   });
 
