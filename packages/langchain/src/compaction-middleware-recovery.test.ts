@@ -114,6 +114,13 @@ describe('compactionMiddleware overflow recovery', () => {
 });
 
 describe('requestCompaction', () => {
+  /**
+   * The history summaries a spy was asked for: one per compaction (a cut inside a turn
+   * adds a turn-prefix request to the same compaction).
+   */
+  const compactions = (spy: { requests: SummarizeRequest[] }) =>
+    spy.requests.filter((request) => request.kind === 'history');
+
   function spySummarizer(): Summarizer & { requests: SummarizeRequest[] } {
     const requests: SummarizeRequest[] = [];
     return {
@@ -143,7 +150,7 @@ describe('requestCompaction', () => {
       { messages: [...history, new HumanMessage('Summarize so far.')], ...requestCompaction('keep the module names') },
       config,
     );
-    expect(summarizer.requests.map((request) => request.instructions)).toEqual(['keep the module names']);
+    expect(compactions(summarizer).map((request) => request.instructions)).toEqual(['keep the module names']);
     expect(withoutSystem(model.calls[0]!.messages)[0]!.text).toContain('manual summary (keep the module names)');
     const state = (await agent.graph.getState(config)).values;
     expect(state.compactionRequest).toBeNull();
@@ -151,7 +158,7 @@ describe('requestCompaction', () => {
 
     // The request is consumed: the next turn does not compact again.
     await agent.invoke({ messages: [new HumanMessage('Next.')] }, config);
-    expect(summarizer.requests).toHaveLength(1);
+    expect(compactions(summarizer)).toHaveLength(1);
   });
 
   it('can be set on the thread with graph.updateState and is picked up by the next invoke', async () => {
@@ -169,8 +176,8 @@ describe('requestCompaction', () => {
 
     await agent.graph.updateState(config, requestCompaction());
     await agent.invoke({ messages: [new HumanMessage('Continue.')] }, config);
-    expect(summarizer.requests).toHaveLength(1);
-    expect(summarizer.requests[0]!.instructions).toBeUndefined();
+    expect(compactions(summarizer)).toHaveLength(1);
+    expect(compactions(summarizer)[0]!.instructions).toBeUndefined();
     expect(model.calls[1]!.messages.some(isSummaryMessage)).toBe(true);
   });
 });
