@@ -18,7 +18,7 @@ export function observedStore(store: SessionStore): ObservedStore {
     get recordJson() {
       return recordJson;
     },
-    loadHistory: (sessionId) => store.loadHistory(sessionId),
+    loadHistory: (sessionId, options) => store.loadHistory(sessionId, options),
     appendHistory: (sessionId, messages) => store.appendHistory(sessionId, messages),
     async loadRecord(sessionId) {
       const record = await store.loadRecord(sessionId);
@@ -27,9 +27,11 @@ export function observedStore(store: SessionStore): ObservedStore {
       loaded = true;
       return record;
     },
-    async saveRecord(sessionId, record) {
-      await store.saveRecord(sessionId, record);
+    async saveRecord(sessionId, record, options) {
+      // Compare-and-set passes through: the inner store decides on `expectedRevision`.
+      const revision = await store.saveRecord(sessionId, record, options);
       recordJson = JSON.stringify(record);
+      return revision;
     },
     async clear(sessionId) {
       await store.clear(sessionId);
