@@ -10,15 +10,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isTiny, MEASURED_PACKAGES, packageVersions, resultsDir } from '@compaction/bench-kit/bench-env';
 import { int, table } from './render/markdown.ts';
 import { type HardeningResult, renderHardening } from './render/render-hardening.ts';
 import { type ImportCostResult, renderImportCost } from './render/render-import-cost.ts';
 import { type CorePrepareResult, type OverheadResult, renderOverhead } from './render/render-overhead.ts';
 import { renderScale, type ScaleResult } from './render/render-scale.ts';
+import { renderStores, type StoresResult } from './render/render-stores.ts';
 import { renderTableResult, type TableResult } from './render/render-table-result.ts';
 import { renderTokenizers, type TokenizersResult } from './render/render-tokenizers.ts';
 import { type ResultHeader, readResult } from './render/result-files.ts';
-import { isTiny, MEASURED_PACKAGES, packageVersions, resultsDir } from '@compaction/bench-kit/bench-env';
 
 /** docs/benchmarks.md. */
 export const BENCHMARKS_DOC = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
@@ -33,6 +34,7 @@ export function renderBenchmarks(dir: string, now = new Date()): string {
   const importCost = readResult<ImportCostResult>(dir, 'import-cost');
   const scale = readResult<ScaleResult>(dir, 'scale');
   const hardening = readResult<HardeningResult>(dir, 'hardening');
+  const stores = readResult<StoresResult>(dir, 'stores');
   const headed: ResultHeader[] = [core, overhead, tokenizers].filter((result) => result !== undefined);
   const sections = [
     header(headed, now),
@@ -43,6 +45,7 @@ export function renderBenchmarks(dir: string, now = new Date()): string {
     renderTableResult('4. Retention', retention, 'cd benchmarks && node src/retention/retention.bench.ts'),
     renderImportCost(importCost),
     renderHardening(hardening),
+    renderStores(stores),
   ];
   return `${sections.join('\n\n')}\n`;
 }

@@ -15,12 +15,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isTiny, resultsDir } from '@compaction/bench-kit/bench-env';
 import { updateReadmeFigures } from './render/update-readme.ts';
 import { BENCHMARKS_DOC, renderBenchmarks } from './render.ts';
-import { isTiny, resultsDir } from '@compaction/bench-kit/bench-env';
 
 /** Benchmarks with a place in the page come first, in its order; any other runs after them. */
-const ORDER = ['overhead', 'tokenizers', 'economy', 'retention', 'import-cost', 'hardening'];
+const ORDER = ['overhead', 'tokenizers', 'economy', 'retention', 'import-cost', 'hardening', 'stores'];
 
 const source = fileURLToPath(new URL('./', import.meta.url));
 const found = readdirSync(source, { withFileTypes: true })

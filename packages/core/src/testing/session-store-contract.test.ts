@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crashDuringAppend } from '../../test/processes/crash-during-append.js';
 import { fileStore } from '../store/file-store.js';
 import { memoryStore } from '../store/memory-store.js';
@@ -73,4 +73,25 @@ describe('sqliteStore meets the SessionStore contract', () => {
     crashDuringAppend: (sessionId, batches) => crashDuringAppend(factories, `sqlite:${file()}`)(sessionId, batches),
   });
   for (const test of contract) it(test.name, test.run, 60_000);
+});
+
+describe('sqliteStore options', () => {
+  it('refuses options it cannot use, saying what it got', () => {
+    expect(() => sqliteStore(join(dir, 'x.db'), { busyTimeoutMs: -1 })).toThrow(
+      /busyTimeoutMs must be a non-negative integer/,
+    );
+    expect(() => sqliteStore(join(dir, 'x.db'), { synchronous: 'off' as 'full' })).toThrow(
+      /synchronous must be 'full' or 'normal', got "off"/,
+    );
+  });
+
+  it("with synchronous 'normal' keeps what it stored across reopening", async () => {
+    const file = join(dir, 'normal.db');
+    const store = sqliteStore(file, { synchronous: 'normal' });
+    await store.appendHistory('s', [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }]);
+    store.close();
+    const reopened = sqliteStore(file);
+    expect((await reopened.loadHistory('s')).map((message) => message.id)).toEqual(['m1']);
+    reopened.close();
+  });
 });
