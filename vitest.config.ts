@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 /** Every workspace package runs from source: no build is needed to test. */
 const alias = {
   // Subpaths first: an alias also matches what starts with its key and a slash.
+  '@compaction/core/internal': fileURLToPath(new URL('./packages/core/src/internal/index.ts', import.meta.url)),
   '@compaction/core/testing': fileURLToPath(new URL('./packages/core/src/testing/index.ts', import.meta.url)),
   ...Object.fromEntries(
     ['core', 'ai-sdk', 'langchain', 'mastra', 'claude-code-import', 'postgres', 'redis'].map((name) => [

@@ -1,6 +1,7 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { compactionMiddleware, messagesToPrompt, promptToMessages } from '@compaction/ai-sdk';
-import { type CompactionEvent, type CompactionSettings, chainedContentIds } from '@compaction/core';
+import type { CompactionEvent, CompactionSettings } from '@compaction/core';
+import { chainedContentIds } from '@compaction/core/internal';
 import type { LanguageModelMiddleware } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { measure } from '@compaction/bench-kit/measure';

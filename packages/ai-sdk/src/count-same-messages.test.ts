@@ -1,4 +1,4 @@
-import { contentFingerprint } from '@compaction/core';
+import { contentFingerprint } from '@compaction/core/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { promptArbitrary } from './__fixtures__/prompt-arbitraries.js';

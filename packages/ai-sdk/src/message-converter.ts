@@ -1,12 +1,5 @@
-import {
-  CONVERSATION_CACHE_BYTES,
-  contentFingerprint,
-  createConversationCache,
-  hashString,
-  heldMessagesBytes,
-  type Message,
-  nextContentId,
-} from '@compaction/core';
+import { CONVERSATION_CACHE_BYTES, createConversationCache, heldMessagesBytes, type Message } from '@compaction/core';
+import { contentFingerprint, hashString, nextContentId } from '@compaction/core/internal';
 import { countResentMessages } from './count-resent-messages.js';
 import { fromCoreMessage } from './from-core-message.js';
 import {

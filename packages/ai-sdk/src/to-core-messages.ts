@@ -1,4 +1,5 @@
-import { chainedContentIds, type Message, type Part } from '@compaction/core';
+import type { Message, Part } from '@compaction/core';
+import { chainedContentIds } from '@compaction/core/internal';
 import type { ModelMessage } from 'ai';
 import type { PromptMessage } from './ai-sdk-types.js';
 import { type AiSdkPart, partToCore } from './part-to-core.js';

@@ -1,4 +1,4 @@
-import { chainedContentIds } from '@compaction/core';
+import { chainedContentIds } from '@compaction/core/internal';
 import type { BaseMessage } from '@langchain/core/messages';
 
 /** Prefix of the ids derived for LangChain messages that have none. */

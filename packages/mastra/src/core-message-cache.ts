@@ -1,4 +1,5 @@
-import { type Message, nextContentId } from '@compaction/core';
+import type { Message } from '@compaction/core';
+import { nextContentId } from '@compaction/core/internal';
 import type { MastraDBMessage } from '@mastra/core/agent/message-list';
 import { hasToolOutput } from './part-to-core.js';
 import { toCoreMessages } from './to-core-messages.js';

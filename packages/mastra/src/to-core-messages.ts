@@ -1,4 +1,5 @@
-import { chainedContentIds, type Message, type Part, type Role } from '@compaction/core';
+import type { Message, Part, Role } from '@compaction/core';
+import { chainedContentIds } from '@compaction/core/internal';
 import type { MastraDBMessage, MastraMessagePart } from '@mastra/core/agent/message-list';
 import { MASTRA_ORIGIN_KEY, type MastraEnvelope, type MastraOrigin } from './mastra-origin.js';
 import { hasToolOutput, partToCore, toolResultToCore } from './part-to-core.js';

@@ -10,7 +10,7 @@ export {
   SUMMARY_SUFFIX,
   summaryMessage,
 } from './build-context.js';
-export { type CompactOptions, compact, contextTokens } from './compact.js';
+export { type CompactOptions, compact } from './compact.js';
 export { COMPACTION_STATE_SCHEMA, type CompactionState, type CompactionStrategy } from './compaction-state.js';
 export { type CutPoint, type FindCutPointOptions, findCutPoint } from './find-cut-point.js';
 export {
@@ -18,6 +18,5 @@ export {
   type PrepareCompactionOptions,
   prepareCompaction,
 } from './prepare-compaction.js';
-export { pruneTargetTokens } from './prune-only.js';
 export { type CompactionGuards, shouldCompact } from './should-compact.js';
 export { MIN_SUMMARY_TOKENS, SUMMARY_WINDOW_SHARE } from './summarize-plan.js';

@@ -1,12 +1,4 @@
 export {
-  CONTENT_ID_PREFIX,
-  chainedContentIds,
-  contentFingerprint,
-  hashString,
-  nextContentId,
-  STRING_SAMPLE_CHARS,
-} from './content-id.js';
-export {
   hasToolCalls,
   hasToolResults,
   isPinned,

@@ -54,7 +54,6 @@ export {
 } from './serialize-conversation.js';
 export { appendLastRequest, LAST_REQUEST_PREFIX, splitLastRequest } from './split-last-request.js';
 export { type StructuredSummarizerOptions, structuredSummarizer } from './structured-summarizer.js';
-export { fallbackChain, type SummarizeWithFallbackOptions, summarizeWithFallback } from './summarize-with-fallback.js';
 export { HISTORY_SUMMARY_HEADINGS, TURN_PREFIX_SUMMARY_HEADINGS } from './summary-headings.js';
 export {
   DEFAULT_PROMPTS,
