@@ -148,8 +148,8 @@ describe('structured summary of a small recorded session', () => {
       ## Progress
       ### Done
       - Tools used: WebSearch ×5, Bash ×4, AskUserQuestion ×1, ExitPlanMode ×1, Glob ×1, Read ×1, Task ×1, WebFetch ×1, Write ×1
-      - Wrote \`plan.md\`: adds \`mix_audit\`, \`igniter.install\`, \`deps.audit\`, \`credo.exs\`, \`CI/CD\`, \`mix.exs\`, \`mix.lock\`, \`gen.config\`
-        - also \`ash.setup\`, \`--quiet\`
+      - Wrote \`plan.md\`: adds mix_audit, igniter.install, deps.audit, credo.exs, CI/CD, mix.exs, mix.lock, gen.config
+        - also ash.setup, --quiet
         - \`defp aliases() do\`
         - \`test: ["ash.setup --quiet", "test"],\`
 

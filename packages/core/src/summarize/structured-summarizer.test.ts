@@ -430,9 +430,9 @@ describe('structuredSummarizer: a handoff of the work', () => {
       ## Progress
       ### Done
       - Tools used: Bash ×1, Edit ×1, Read ×1, TodoWrite ×1, Write ×1
-      - Edited \`deploy.ts\`: adds \`dryRun\`, \`DeployOptions\`, \`listPlannedUploads\`
+      - Edited \`deploy.ts\`: adds dryRun, DeployOptions, listPlannedUploads
         - \`export async function deploy(bucket: string, { dryRun = false }: DeployOptions = {}) {\`
-      - Wrote \`deploy-options.ts\`: adds \`DeployOptions\`, \`dryRun\`, \`DEFAULT_BUCKET\`
+      - Wrote \`deploy-options.ts\`: adds DeployOptions, dryRun, DEFAULT_BUCKET
         - \`export type DeployOptions = { dryRun?: boolean };\`
         - \`export const DEFAULT_BUCKET = "assets";\`
       - [x] Add the --dry-run flag
@@ -507,8 +507,8 @@ describe('structuredSummarizer: other agents', () => {
       ]),
     ];
     const summary = await structuredSummarizer().summarize(request(messages));
-    expect(summary).toContain('- Edited `src/cli.ts`: adds `parseOptions`');
-    expect(summary).toContain('- Wrote `src/options.ts`: adds `CliOptions`');
+    expect(summary).toContain('- Edited `src/cli.ts`: adds parseOptions');
+    expect(summary).toContain('- Wrote `src/options.ts`: adds CliOptions');
     expect(summary).toContain(
       '- Last build/test: `npm test` → failed (exit 1); failing (quoted data): ["src/cli.test.ts > parses --verbose"]',
     );

@@ -146,17 +146,22 @@ export function summaryItems(facts: SummaryFacts, root: string | undefined): Sum
   return items;
 }
 
+/** A code-like name as written in a list of names: no spaces in it, so no backticks needed; a backtick becomes `'`. */
+function plainName(name: string): string {
+  return name.replace(/`/g, "'");
+}
+
 function fileItems(file: FileChangeFact, path: string): SummaryItem[] {
   const verb = file.created ? 'Wrote' : 'Edited';
   const times = file.changes > 1 ? ` (×${file.changes})` : '';
-  const names = file.added.slice(0, FIRST_NAMES).map(codeSpan).join(', ');
+  const names = file.added.slice(0, FIRST_NAMES).map(plainName).join(', ');
   const head = `- ${verb} ${codeSpan(path)}${times}${names ? `: adds ${names}` : ''}`;
   const weight = 1.5 + Math.log2(file.changes);
   const items: SummaryItem[] = [{ section: 'done', text: head, order: file.at, weight, at: file.at }];
   for (let start = FIRST_NAMES; start < file.added.length; start += MORE_NAMES) {
     const more = file.added
       .slice(start, start + MORE_NAMES)
-      .map(codeSpan)
+      .map(plainName)
       .join(', ');
     items.push({
       section: 'done',
