@@ -24,6 +24,25 @@ describe('findCutPoint', () => {
     expect(cut).toEqual({ firstKeptIndex: 4, turnStartIndex: 4, isSplitTurn: false });
   });
 
+  it('keeps the latest step whole, however large its result, with or without an empty reply after it', () => {
+    for (const trailingEmptyReply of [false, true]) {
+      const c = conversation();
+      const messages: Message[] = [
+        ...Array.from({ length: 8 }, (_, turn) => [
+          c.user(`topic ${turn} ${words(20)}`),
+          c.assistant(words(40)),
+        ]).flat(),
+        c.user('Search the docs.'),
+        ...c.toolStep([{ name: 'search', input: { query: 'retries' }, output: words(900) }]),
+        ...(trailingEmptyReply ? [{ id: 'reply', role: 'assistant' as const, parts: [] }] : []),
+      ];
+      const call = messages.findIndex((m) => m.parts.some((p) => p.type === 'tool-call'));
+      // The result alone is over 1.5× the budget: the walk back overshoots, yet the cut may not pass the call.
+      const cut = findCutPoint(messages, { ...options, keepRecentTokens: 300 });
+      expect(cut!.firstKeptIndex, `trailing empty reply: ${trailingEmptyReply}`).toBeLessThanOrEqual(call);
+    }
+  });
+
   it('never cuts between a tool call and its result', () => {
     const c = conversation();
     const messages = [

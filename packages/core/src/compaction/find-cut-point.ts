@@ -79,7 +79,10 @@ export function findCutPoint(messages: readonly Message[], options: FindCutPoint
   // budget (a large message at the budget boundary): a kept range of twice the budget
   // would leave the compaction almost nothing to summarize.
   if (cut < 0 || overshoots(messages, cut, options)) {
-    for (let index = candidate + 1; index < end; index += 1) {
+    // Never past the model's latest step when moving off an overshoot: the results it has
+    // not answered yet (a large tool output, say) are what its next call is for.
+    const limit = cut < 0 ? end : latestStepEnd(messages, end);
+    for (let index = candidate + 1; index < limit; index += 1) {
       if (isValid(index)) {
         cut = index;
         break;
@@ -88,6 +91,18 @@ export function findCutPoint(messages: readonly Message[], options: FindCutPoint
   }
   if (cut < 0) return options.force ? forcedCut(messages, isValid, startIndex) : undefined;
   return classify(messages, cut, startIndex, options, isValid);
+}
+
+/**
+ * One past the index of the last assistant message that says or calls anything (a framework
+ * may hold an empty one for the reply in progress): a cut after it would drop the latest step.
+ */
+function latestStepEnd(messages: readonly Message[], end: number): number {
+  for (let index = end - 1; index >= 0; index -= 1) {
+    const message = messages[index]!;
+    if (message.role === 'assistant' && message.parts.length > 0) return index + 1;
+  }
+  return end;
 }
 
 /**
