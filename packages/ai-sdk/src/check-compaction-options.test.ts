@@ -44,6 +44,7 @@ describe.each([
     [{ onEvent: 'log' }, 'onEvent'],
     [{ onEvent() {}, onCompaction() {} }, 'onCompaction'],
     [{ sumarizer: 'structured' }, 'sumarizer'],
+    [{ reserveTokens: 2000 }, 'reserveTokens'],
   ])('%o → InvalidSettingsError naming %s', (options, setting) => {
     expect(settingOf(() => make(options))).toBe(setting);
   });
@@ -52,6 +53,10 @@ describe.each([
     expect(() => make({ trigger: { tokens: 100_000 } })).toThrow(/settings: \{ trigger \}/);
     expect(() => make({ settings: { trigger: { tokens: 100_000 } } })).toThrow(/trigger: 100000/);
     expect(() => make({ keep: { messages: 20 } })).toThrow(/keepRecentMessages/);
+  });
+
+  it('tells where a setting given at the top level goes', () => {
+    expect(() => make({ minMessages: 4 })).toThrow(/settings: \{ minMessages \}/);
   });
 
   it('suggests the fraction for trigger: 80', () => {

@@ -6,6 +6,7 @@ import {
   type PeerOptionHint,
   resolveSettings,
   resolveSummarizerOption,
+  SETTINGS_AT_TOP_LEVEL,
 } from '@compaction/core';
 import type { CompactionOptions, CompactionPrepareStepOptions } from './compaction-options.js';
 import { aiSdkSummarizerResolver, isAiSdkModel } from './resolve-summarizer.js';
@@ -26,13 +27,12 @@ const SETTINGS_AT_TOP = 'is a setting: pass it inside settings';
 
 /** Options users copy from elsewhere, and ours. */
 const HINTS: Readonly<Record<string, PeerOptionHint>> = {
+  ...SETTINGS_AT_TOP_LEVEL,
   trigger: { from: "LangChain's summarizationMiddleware", use: `settings: { trigger } (it ${SETTINGS_AT_TOP})` },
   keep: {
     from: "LangChain's summarizationMiddleware",
     use: 'settings: { keepRecentMessages } or settings: { keepRecentTokens }',
   },
-  contextWindow: { from: 'the settings', use: 'settings: { contextWindow }' },
-  keepRecentTokens: { from: 'the settings', use: 'settings: { keepRecentTokens }' },
   maxTokens: { from: 'a token limiter', use: 'settings: { contextWindow, trigger }' },
   onFinish: { from: 'streamText', use: 'onEvent (compaction events)' },
 };

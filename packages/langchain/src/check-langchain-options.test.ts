@@ -45,6 +45,7 @@ describe('compactionMiddleware checks its options when it is made', () => {
     [{ mode: 'rewrite' }, 'mode'],
     [{ model: fakeModel() }, 'model'],
     [{ onEvent: true }, 'onEvent'],
+    [{ reserveTokens: 2000 }, 'reserveTokens'],
   ])('%o → InvalidSettingsError naming %s', (options, setting) => {
     expect(settingOf(middleware(options))).toBe(setting);
   });

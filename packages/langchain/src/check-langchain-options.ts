@@ -7,6 +7,7 @@ import {
   type PeerOptionHint,
   resolveSettings,
   resolveSummarizerOption,
+  SETTINGS_AT_TOP_LEVEL,
 } from '@compaction/core';
 import type { CompactingChatMessageHistoryOptions } from './compacting-chat-message-history.js';
 import type { CompactionMiddlewareOptions } from './compaction-middleware.js';
@@ -39,6 +40,7 @@ const PEER = "LangChain's summarizationMiddleware";
 
 /** `summarizationMiddleware` options that users copy, and ours. */
 const HINTS: Readonly<Record<string, PeerOptionHint>> = {
+  ...SETTINGS_AT_TOP_LEVEL,
   trigger: {
     from: PEER,
     use: 'settings: { trigger: N } (tokens) or settings: { trigger: 0.8 } (a fraction of the window)',
@@ -50,8 +52,6 @@ const HINTS: Readonly<Record<string, PeerOptionHint>> = {
   summaryPrefix: { from: PEER, use: 'summarizer: langchainSummarizer(model, { prompts })' },
   tokenCounter: { from: PEER, use: 'counter (a core TokenCounter, e.g. gptTokenizerCounter())' },
   trimTokensToSummarize: { from: PEER, use: 'nothing: the summary request is bounded by the summary model itself' },
-  contextWindow: { from: 'the settings', use: 'settings: { contextWindow }' },
-  keepRecentTokens: { from: 'the settings', use: 'settings: { keepRecentTokens }' },
 };
 
 function fail(setting: string, problem: string): never {

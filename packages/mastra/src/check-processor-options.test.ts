@@ -34,6 +34,7 @@ describe('CompactionProcessor checks its options in the constructor', () => {
     [{ model: {} }, 'model'],
     [{ onEvent: 'log' }, 'onEvent'],
     [{ onCompaction() {} }, 'onCompaction'],
+    [{ reserveTokens: 2000 }, 'reserveTokens'],
   ])('%o → InvalidSettingsError naming %s', (options, setting) => {
     expect(settingOf(processor(options))).toBe(setting);
     expect(settingOf(() => withCompaction({ id: 'a' }, options as CompactionProcessorOptions))).toBe(setting);

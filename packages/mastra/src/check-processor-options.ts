@@ -6,6 +6,7 @@ import {
   InvalidSettingsError,
   type PeerOptionHint,
   resolveSettings,
+  SETTINGS_AT_TOP_LEVEL,
 } from '@compaction/core';
 import type { CompactionProcessorOptions } from './compaction-processor-options.js';
 import { resolveProcessorSummarizer } from './resolve-summarizer.js';
@@ -26,6 +27,7 @@ const TOKEN_LIMITER = "Mastra's TokenLimiter";
 
 /** Options of the processors users replace with this one, and ours. */
 const HINTS: Readonly<Record<string, PeerOptionHint>> = {
+  ...SETTINGS_AT_TOP_LEVEL,
   limit: {
     from: TOKEN_LIMITER,
     use: 'settings: { contextWindow } (the window) and settings: { trigger } (when to compact)',
@@ -39,7 +41,6 @@ const HINTS: Readonly<Record<string, PeerOptionHint>> = {
     from: "LangChain's summarizationMiddleware",
     use: 'settings: { keepRecentMessages } or settings: { keepRecentTokens }',
   },
-  contextWindow: { from: 'the settings', use: 'settings: { contextWindow }' },
   onCompaction: { from: 'an older @compaction/ai-sdk', use: 'onEvent' },
   name: { from: 'Mastra processors', use: 'id' },
 };

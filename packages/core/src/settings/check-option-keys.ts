@@ -1,7 +1,10 @@
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 
-/** What a peer library calls an option, and what ours is (shown in the error). */
-export type PeerOptionHint = { from: string; use: string };
+/**
+ * Where an unknown key most likely belongs (shown in the error): what a peer
+ * library calls it (`from`), or, without `from`, a key of ours given at the wrong level.
+ */
+export type PeerOptionHint = { from?: string; use: string };
 
 /**
  * Throws {@link InvalidSettingsError} naming the first key of `value` that is not
@@ -27,7 +30,9 @@ export function checkOptionKeys(
     const hint = hints[key];
     const closest = hint ? undefined : closestKey(key, known);
     const advice = hint
-      ? `${hint.from} calls it "${key}"; here use ${hint.use}`
+      ? hint.from
+        ? `${hint.from} calls it "${key}"; here use ${hint.use}`
+        : `use ${hint.use}`
       : closest
         ? `did you mean "${closest}"?`
         : `known: ${known.join(', ')}`;

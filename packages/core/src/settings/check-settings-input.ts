@@ -49,6 +49,14 @@ export const PEER_SETTING_HINTS: Readonly<Record<string, PeerOptionHint>> = {
   contextLength: { from: 'other libraries', use: 'contextWindow' },
 };
 
+/**
+ * Hints for options objects that hold `settings`: a setting given next to it, at
+ * the top level (`{ trigger: 0.5 }` for `{ settings: { trigger: 0.5 } }`), is told where it goes.
+ */
+export const SETTINGS_AT_TOP_LEVEL: Readonly<Record<string, PeerOptionHint>> = Object.fromEntries(
+  SETTING_KEYS.map((key) => [key, { use: `settings: { ${key} } (it is a setting)` }]),
+);
+
 const WHOLE_NUMBERS = [
   'contextWindow',
   'reserveTokens',

@@ -1,7 +1,13 @@
 export { checkCompactOptions } from './check-compact-options.js';
 export { checkOptionKeys, describeValue, type PeerOptionHint } from './check-option-keys.js';
 export { checkSessionOptions, SESSION_OPTION_KEYS } from './check-session-options.js';
-export { checkSettingsInput, MIN_ABSOLUTE_TRIGGER, PEER_SETTING_HINTS, SETTING_KEYS } from './check-settings-input.js';
+export {
+  checkSettingsInput,
+  MIN_ABSOLUTE_TRIGGER,
+  PEER_SETTING_HINTS,
+  SETTING_KEYS,
+  SETTINGS_AT_TOP_LEVEL,
+} from './check-settings-input.js';
 export {
   type CompactionSettings,
   DEFAULT_COMPACTION_SETTINGS,
