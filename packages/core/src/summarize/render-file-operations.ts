@@ -1,9 +1,12 @@
+import { dataLine } from './quote-tool-text.js';
 import type { FileOperations } from './types.js';
 
 /**
  * The file lists as the tag blocks every summary ends with, one path a line:
  * `<read-files>\n…\n</read-files>\n<modified-files>\n…\n</modified-files>`.
- * Both blocks are always present, empty when there is nothing to list.
+ * Both blocks are always present, empty when there is nothing to list. A path is written on
+ * one line with `<` `>` replaced by `‹` `›`, so no path (they come from tool inputs) can close a
+ * block or start a line of its own.
  *
  * @example
  * ```ts
@@ -16,5 +19,9 @@ export function renderFileOperations(fileOps: FileOperations): string {
 }
 
 function block(tag: string, paths: readonly string[]): string {
-  return [`<${tag}>`, ...paths, `</${tag}>`].join('\n');
+  return [`<${tag}>`, ...paths.map(safePath), `</${tag}>`].join('\n');
+}
+
+function safePath(path: string): string {
+  return dataLine(path).replace(/</g, '‹').replace(/>/g, '›');
 }
