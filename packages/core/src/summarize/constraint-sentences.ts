@@ -1,3 +1,5 @@
+import { oneLine } from './summary-facts.js';
+
 /**
  * A sentence in which the user sets a constraint or states a preference: "must", "don't",
  * "never", "always", "only", "without", "instead", "prefer", "avoid", "make sure", "keep".
@@ -21,10 +23,7 @@ export function constraintSentences(text: string): string[] {
   const prose = text.replace(/```[\s\S]*?(?:```|$)/g, '\n');
   const sentences: string[] = [];
   for (const raw of prose.split(SENTENCE_END)) {
-    const sentence = raw
-      .replace(/^[-*#>\d.)\s]+/, '')
-      .replace(/\s+/g, ' ')
-      .trim();
+    const sentence = oneLine(raw.replace(/^[-*#>\d.)\s]+/, ''));
     if (sentence.length < MIN_CHARS || !CONSTRAINT.test(sentence)) continue;
     sentences.push(sentence.length > MAX_CHARS ? `${sentence.slice(0, MAX_CHARS).trimEnd()}…` : sentence);
   }

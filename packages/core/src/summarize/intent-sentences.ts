@@ -1,3 +1,5 @@
+import { oneLine } from './summary-facts.js';
+
 /**
  * A sentence in which the assistant says what it will do, what it decided, or what it
  * found: "I'll add X to Y", "Let me check…", "Now update…", "The root cause is…",
@@ -18,10 +20,7 @@ export function intentSentences(text: string): string[] {
   const prose = text.replace(/```[\s\S]*?(?:```|$)/g, '\n');
   const sentences: string[] = [];
   for (const raw of prose.split(SENTENCE_END)) {
-    const sentence = raw
-      .replace(/^[-*#>\d.)\s]+/, '')
-      .replace(/\s+/g, ' ')
-      .trim();
+    const sentence = oneLine(raw.replace(/^[-*#>\d.)\s]+/, ''));
     if (sentence.length < 20 || !INTENT.test(sentence) || ADDRESS.test(sentence)) continue;
     sentences.push(sentence.length > MAX_CHARS ? `${sentence.slice(0, MAX_CHARS).trimEnd()}…` : sentence);
   }

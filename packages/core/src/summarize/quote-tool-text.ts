@@ -1,17 +1,8 @@
-import { shorten } from './summary-facts.js';
+import { oneLine, shorten } from './summary-facts.js';
 
-/**
- * `text` on one line: control characters (C0, DEL, C1: line feeds, `NEL`, escapes) and the
- * Unicode line and paragraph separators become spaces, then runs of whitespace one space.
- */
+/** `text` on one line, as tool text is quoted: see {@link oneLine}. */
 export function dataLine(text: string): string {
-  let line = '';
-  for (const char of text) {
-    const code = char.charCodeAt(0);
-    const breaks = code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
-    line += breaks ? ' ' : char;
-  }
-  return line.replace(/\s+/g, ' ').trim();
+  return oneLine(text);
 }
 
 /**

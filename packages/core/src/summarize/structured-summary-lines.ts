@@ -1,5 +1,5 @@
 import { dataLine, quoteToolText, unquoteToolText } from './quote-tool-text.js';
-import type { CommandFact, ToolErrorFact } from './summary-facts.js';
+import { type CommandFact, oneLine, type ToolErrorFact } from './summary-facts.js';
 
 /**
  * The line formats of the structured summary, shared by the renderer and the parser so a
@@ -63,9 +63,9 @@ export function parseErrorLine(line: string): ToolErrorFact | undefined {
   return undefined;
 }
 
-/** `text` as inline code on one line; backticks inside become `'` so the span cannot be closed early. */
+/** `text` as inline code on one line ({@link oneLine}); backticks inside become `'` so the span cannot be closed early. */
 export function codeSpan(text: string): string {
-  return `\`${text.replace(/[`\r\n\u2028\u2029]+/g, (match) => (match.includes('`') ? "'" : ' '))}\``;
+  return `\`${oneLine(text).replace(/`/g, "'")}\``;
 }
 
 /** How much of a tool's text a line quotes. */
@@ -86,10 +86,10 @@ export const COMMAND_LINE = new RegExp(
 
 /** One command, its runs and outcome ({@link COMMAND_LINE}); tool text quoted as data. */
 export function commandLine(command: CommandFact): string {
-  const text = command.command.replace(/\s+/g, ' ');
+  const text = oneLine(command.command);
   const shown = text.length > COMMAND_CHARS ? `${text.slice(0, COMMAND_CHARS)}…` : text;
   const runs = command.runs > 1 ? ` (×${command.runs})` : '';
-  const description = command.description ? ` — ${command.description.replace(/\s+/g, ' ').slice(0, 100)}` : '';
+  const description = command.description ? ` — ${oneLine(command.description).slice(0, 100)}` : '';
   const exit = command.exitCode !== undefined && command.exitCode !== 0 ? ` (exit ${command.exitCode})` : '';
   const outcome = command.ok ? 'ok' : `failed${exit}`;
   const earlier =

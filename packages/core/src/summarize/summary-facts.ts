@@ -124,9 +124,18 @@ export function emptySummaryFacts(): SummaryFacts {
   };
 }
 
-/** `text` on one line: runs of whitespace become one space. */
+/**
+ * `text` on one line: control characters (C0, DEL, C1: line feeds, `NEL`, escapes) and the
+ * Unicode line and paragraph separators become spaces, then runs of whitespace one space.
+ */
 export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  let line = '';
+  for (const char of text) {
+    const code = char.charCodeAt(0);
+    const breaks = code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
+    line += breaks ? ' ' : char;
+  }
+  return line.replace(/\s+/g, ' ').trim();
 }
 
 /** The first `maxChars` characters of `text`, with `…` when it was longer. */

@@ -1,4 +1,4 @@
-import type { TodoFact } from './summary-facts.js';
+import { oneLine, type TodoFact } from './summary-facts.js';
 
 const TEXT_KEYS = ['content', 'text', 'title', 'subject', 'step', 'task', 'description'] as const;
 
@@ -19,8 +19,7 @@ export function todosOf(input: unknown): TodoFact[] | undefined {
       if (typeof item !== 'object' || item === null) continue;
       const entry = item as Record<string, unknown>;
       const text = TEXT_KEYS.map((name) => entry[name]).find((value) => typeof value === 'string' && value.trim());
-      if (typeof text === 'string')
-        todos.push({ text: text.replace(/\s+/g, ' ').trim(), status: status(entry.status) });
+      if (typeof text === 'string') todos.push({ text: oneLine(text), status: status(entry.status) });
     }
     if (todos.length > 0 || list.length === 0) return todos;
   }
