@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COMPACTION_STATE_SCHEMA, type CompactionState } from '../compaction/compaction-state.js';
 import { InvalidStateError } from '../errors/index.js';
 import type { Message } from '../messages/types.js';
+import { StoreError } from './errors/store-error.js';
 import { fileStore } from './file-store.js';
 import type { FileStoreWarning } from './history-file.js';
 import type { SessionRecord } from './session-store.js';
@@ -202,5 +203,76 @@ describe('fileStore', () => {
     ]);
     await store.clear('never-written');
     await fileStore(join(dir, 'missing')).clear('a');
+  });
+});
+
+describe('fileStore under the reliability repros', () => {
+  it('r03: Uint8Array file data and Date values come back unchanged through a session', async () => {
+    const { createCompactionSession } = await import('../session/create-compaction-session.js');
+    const sent = new Date('2026-11-24T10:00:00.000Z');
+    await createCompactionSession({ sessionId: 's', store: open() }).append({
+      id: 'f',
+      role: 'user',
+      parts: [{ type: 'file', mediaType: 'application/pdf', data: new Uint8Array([37, 80, 68, 70]) }],
+      metadata: { sent },
+    });
+    const [loaded] = await createCompactionSession({ sessionId: 's', store: open() }).history();
+    const part = loaded?.parts[0];
+    expect(part?.type === 'file' && part.data).toEqual(new Uint8Array([37, 80, 68, 70]));
+    expect((part as { data: unknown }).data).toBeInstanceOf(Uint8Array);
+    expect(loaded?.metadata?.sent).toEqual(sent);
+    expect(loaded?.metadata?.sent).toBeInstanceOf(Date);
+  });
+
+  it('r21: a history line that is valid JSON but no message is an InvalidStateError naming file and line', async () => {
+    const file = join(dir, 's.history.jsonl');
+    await writeFile(
+      file,
+      `${JSON.stringify(message('m1'))}\n${JSON.stringify({ id: 'm2', role: 'assistant', parts: [{ type: 'text', text: 42 }] })}\n`,
+    );
+    const { createCompactionSession } = await import('../session/create-compaction-session.js');
+    const error = await rejection(createCompactionSession({ sessionId: 's', store: open() }).prepare());
+    expect(error.source).toBe(file);
+    expect(error.message).toContain(`${file}: line 2 is not a message`);
+    expect(error.message).toMatch(/"text" must be a string/);
+  });
+
+  it('r02: an append with a circular tool output throws a StoreError naming the file and writes nothing', async () => {
+    const store = open();
+    const output: Record<string, unknown> = { ok: true };
+    output.self = output;
+    const error = await store
+      .appendHistory('s', [
+        message('u1'),
+        { id: 'r1', role: 'tool', parts: [{ type: 'tool-result', toolCallId: 'k', toolName: 'run', output }] },
+      ])
+      .catch((reason: unknown) => reason);
+    expect(StoreError.isInstance(error)).toBe(true);
+    expect((error as StoreError).source).toBe(join(dir, 's.history.jsonl'));
+    expect((error as StoreError).message).toMatch(/message 1 \("r1"\): parts\[0\]\.output\.self refers back to itself/);
+    expect(await store.loadHistory('s')).toEqual([]);
+  });
+
+  it('two store instances (two processes) on one session serialize through the lock file, and a stale lock is broken', async () => {
+    const file = join(dir, 's.lock');
+    // A lock left by a process that is gone (pid 2^22 + 1 is beyond Linux's pid range).
+    await writeFile(file, `4194305 ${(await import('node:os')).hostname()}\n`);
+    const [a, b] = [open(), open()];
+    await Promise.all(
+      Array.from({ length: 20 }, (_, index) => (index % 2 ? a : b).appendHistory('s', [message(`m${index}`)])),
+    );
+    expect((await a.loadHistory('s')).map((m) => m.id).sort()).toEqual(
+      Array.from({ length: 20 }, (_, i) => `m${i}`).sort(),
+    );
+    expect((await readdir(dir)).sort()).toEqual(['s.history.jsonl']);
+  });
+
+  it('waits for a lock held by a live process, then says which process holds it', async () => {
+    await writeFile(join(dir, 's.lock'), `${process.ppid} ${(await import('node:os')).hostname()}\n`);
+    const error = await fileStore(dir, { lockTimeoutMs: 50 })
+      .appendHistory('s', [message('m1')])
+      .catch((reason: unknown) => reason);
+    expect(StoreError.isInstance(error)).toBe(true);
+    expect((error as StoreError).message).toMatch(new RegExp(`held by ${process.ppid} .* for more than 50 ms`));
   });
 });

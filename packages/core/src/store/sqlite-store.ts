@@ -20,6 +20,12 @@ function rollback(db: DatabaseSync): void {
   }
 }
 
+/** Whether a `node:sqlite` error is SQLITE_BUSY or SQLITE_LOCKED (another connection holds a lock). */
+function isBusy(error: unknown): boolean {
+  const code = (error as { errcode?: number }).errcode;
+  return code !== undefined && ((code & 0xff) === 5 || (code & 0xff) === 6);
+}
+
 /** Options of {@link sqliteStore}. */
 export type SqliteStoreOptions = {
   /**
@@ -112,15 +118,24 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Sql
     opening ??= (async () => {
       const { DatabaseSync } = await loadNodeSqlite(operation, source);
       const db = new DatabaseSync(file);
-      try {
-        db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-        db.exec('PRAGMA journal_mode = WAL');
-        db.exec(`PRAGMA synchronous = ${synchronous.toUpperCase()}`);
-        db.exec(`BEGIN IMMEDIATE; ${SCHEMA} COMMIT;`);
-      } catch (error) {
-        rollback(db);
-        db.close();
-        throw error;
+      // Switching to WAL needs the database to itself, and SQLite answers "database is locked"
+      // at once (no busy wait) when processes open a new file together: retry until the timeout.
+      const deadline = Date.now() + busyTimeoutMs;
+      for (let delay = 2; ; delay = Math.min(delay * 2, 100)) {
+        try {
+          db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+          db.exec('PRAGMA journal_mode = WAL');
+          db.exec(`PRAGMA synchronous = ${synchronous.toUpperCase()}`);
+          db.exec(`BEGIN IMMEDIATE; ${SCHEMA} COMMIT;`);
+          break;
+        } catch (error) {
+          rollback(db);
+          if (!isBusy(error) || Date.now() >= deadline) {
+            db.close();
+            throw error;
+          }
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        }
       }
       const statements: Statements = {
         history: db.prepare(
