@@ -23,6 +23,13 @@ function settingOf(run: () => unknown): string {
   throw new Error('expected an InvalidSettingsError');
 }
 
+describe("summarizer: 'llm' (the default) at construction", () => {
+  it('is accepted with no model in the options: the wrapped model, or summaryModel, writes at the call', () => {
+    expect(() => compactionMiddleware({ summarizer: 'llm' })).not.toThrow();
+    expect(() => compactionPrepareStep({ summarizer: 'llm' })).not.toThrow();
+  });
+});
+
 describe.each([
   ['compactionMiddleware', (options: unknown) => compactionMiddleware(loose(options))],
   ['compactionPrepareStep', (options: unknown) => compactionPrepareStep(loose(options))],

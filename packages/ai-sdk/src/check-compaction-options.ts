@@ -72,7 +72,10 @@ export function checkCompactionOptions(options: unknown, where: string): void {
   checkOptionKeys(given, known, `${where} option`, HINTS);
   checkSettingsInput(given.settings);
   if (given.settings?.contextWindow !== undefined) resolveSettings(given.settings, given.settings.contextWindow);
-  if (given.summarizer !== undefined) resolveSummarizerOption(given.summarizer, aiSdkSummarizerResolver);
+  // 'llm' writes with `summaryModel` or the wrapped model, known only at the call.
+  if (given.summarizer !== undefined && given.summarizer !== 'llm') {
+    resolveSummarizerOption(given.summarizer, aiSdkSummarizerResolver);
+  }
   if (given.summaryModel !== undefined && !isAiSdkModel(given.summaryModel)) {
     fail(
       'summaryModel',

@@ -231,8 +231,14 @@ describe('compactionChat', () => {
   it('reports a compaction that cannot help as a transient part, never stored, and answers all the same', async () => {
     const { model } = chatModel();
     const chat = compactionChat({ model, settings, summarizer: 'structured' });
-    // One message over the trigger on its own: there is nothing before it to summarize.
-    const { chunks, messages } = await turn(chat, 'chat-6', [], `Review this: ${fileContent(1, 5000)}`);
+    // A short exchange (enough messages for the policy to try), then one message over the
+    // trigger on its own: summarizing what comes before it cannot bring the context under.
+    const earlier: CompactionUIMessage[] = Array.from({ length: 10 }, (_, index) => ({
+      id: `e${index}`,
+      role: index % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      parts: [{ type: 'text' as const, text: `short message ${index}` }],
+    }));
+    const { chunks, messages } = await turn(chat, 'chat-6', earlier, `Review this: ${fileContent(1, 5000)}`);
     const errors = chunks.filter((chunk) => chunk.type === 'data-compaction-error');
     expect(errors.length).toBeGreaterThan(0);
     expect(errors[0]).toMatchObject({
