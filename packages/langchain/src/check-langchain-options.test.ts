@@ -50,6 +50,10 @@ describe('compactionMiddleware checks its options when it is made', () => {
     expect(settingOf(middleware(options))).toBe(setting);
   });
 
+  it("accepts summarizer: 'llm' (the agent's model, known at the call)", () => {
+    expect(middleware({ summarizer: 'llm' })).not.toThrow();
+  });
+
   it("names ours for summarizationMiddleware's trigger and keep", () => {
     expect(middleware({ trigger: { tokens: 100_000 } })).toThrow(/settings: \{ trigger: N \}/);
     expect(middleware({ keep: { messages: 20 } })).toThrow(/keepRecentMessages/);

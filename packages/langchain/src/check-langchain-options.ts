@@ -70,7 +70,10 @@ function checkShared(given: Record<string, unknown>, window: number | undefined)
   checkSettingsInput(given.settings);
   const settings = given.settings as { contextWindow?: number } | undefined;
   if (window !== undefined) resolveSettings(settings, settings?.contextWindow ?? window);
-  if (given.summarizer !== undefined) resolveSummarizerOption(given.summarizer, langchainSummarizerResolver);
+  // 'llm' writes with the agent's model, known only at the call.
+  if (given.summarizer !== undefined && given.summarizer !== 'llm') {
+    resolveSummarizerOption(given.summarizer, langchainSummarizerResolver);
+  }
   if (given.model !== undefined && typeof given.model !== 'string') {
     fail(
       'model',
