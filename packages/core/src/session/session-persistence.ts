@@ -165,6 +165,9 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
 
   return {
     async load(onBadRecord) {
+      // The record first: a history read after it holds its kept message, even when another
+      // process appends and compacts between the two reads.
+      let record = await loadRecord(onBadRecord);
       let history: Message[] = [];
       let committed: Message[] | undefined;
       if (persistHistory) {
@@ -174,7 +177,6 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
         else if (journal.length > 0) staleJournal = true;
         history = committed ?? (await store.loadHistory(sessionId));
       }
-      let record = await loadRecord(onBadRecord);
       const state = record.state;
       if (state && persistHistory && !history.some((message) => message.id === state.firstKeptMessageId)) {
         // The stored state does not belong to the stored history: keep the history, drop the state.
