@@ -1,6 +1,6 @@
 export { CompactionProcessor } from './compaction-processor.js';
-export { compactionContextTools, type MastraContextTools } from './context-tools.js';
 export type { CompactionProcessorOptions } from './compaction-processor-options.js';
+export { compactionContextTools, type MastraContextTools } from './context-tools.js';
 export { fromCoreMessages } from './from-core-messages.js';
 export { MASTRA_ORIGIN_KEY, type MastraEnvelope, type MastraOrigin, mastraOrigin } from './mastra-origin.js';
 export { type MastraSummarizerOptions, mastraGenerateText, mastraSummarizer } from './mastra-summarizer.js';
