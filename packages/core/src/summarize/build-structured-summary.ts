@@ -97,6 +97,7 @@ function mergeFacts(previous: SummaryFacts, current: SummaryFacts): SummaryFacts
     todos: current.todos.length > 0 ? current.todos : previous.todos,
     commands: mergeCommands(previous.commands, current.commands),
     carried: previous.carried,
+    summarizedMessages: previous.summarizedMessages + current.summarizedMessages,
     mentioned: new Set([...previous.mentioned, ...current.mentioned]),
     ...(previous.root ? { root: previous.root } : {}),
   };

@@ -44,6 +44,8 @@ export function collectSummaryFacts(messages: readonly Message[]): SummaryFacts 
   let resultIndex = 0;
   for (const [index, message] of messages.entries()) {
     if (message.metadata?.compaction) continue;
+    facts.spanMessages += 1;
+    facts.summarizedMessages += 1;
     const at = index / last;
     for (const part of message.parts) {
       if (part.type === 'tool-call') {

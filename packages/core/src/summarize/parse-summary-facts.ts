@@ -10,6 +10,7 @@ import {
   parseErrorLine,
   parseToolsLine,
   ROOT_LINE,
+  SUMMARIZED_LINE,
   TOOLS_LINE,
 } from './structured-summary-lines.js';
 import { addRequest, emptySummaryFacts, oneLine, type SummaryFacts } from './summary-facts.js';
@@ -69,6 +70,11 @@ function readRequestLine(line: string, facts: SummaryFacts): void {
 }
 
 function readOtherLine(line: string, heading: string | undefined, facts: SummaryFacts): void {
+  const summarized = SUMMARIZED_LINE.exec(line);
+  if (summarized?.[1]) {
+    facts.summarizedMessages = Number(summarized[1].replace(/,/g, ''));
+    return;
+  }
   const tools = TOOLS_LINE.exec(line);
   if (tools?.[1]) {
     for (const [name, count] of parseToolsLine(tools[1])) {

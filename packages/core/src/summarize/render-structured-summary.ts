@@ -5,7 +5,7 @@ import { focusLines } from './focus-lines.js';
 import { renderFileOperations } from './render-file-operations.js';
 import { selectSummaryItems } from './select-summary-items.js';
 import { appendLastRequest } from './split-last-request.js';
-import { codeSpan } from './structured-summary-lines.js';
+import { codeSpan, summarizedLine } from './structured-summary-lines.js';
 import { type SummaryFacts, shorten } from './summary-facts.js';
 import { type SummaryItem, type SummarySection, summaryItems } from './summary-items.js';
 import type { SummarizeRequest } from './types.js';
@@ -176,7 +176,8 @@ function assemble(
       '## Progress',
       [
         '### Done',
-        ...section('done', '- (nothing recorded)'),
+        summarizedLine(facts.summarizedMessages, facts.spanMessages),
+        ...section('done', ''),
         '',
         '### In Progress',
         ...section('inProgress', '- (nothing recorded)'),

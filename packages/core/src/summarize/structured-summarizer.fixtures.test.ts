@@ -89,6 +89,7 @@ describe('structured summary of a small recorded session', () => {
 
       ## Progress
       ### Done
+      - Messages summarized so far: 17 (17 in this update)
       - Tools used: Bash ×2, Glob ×1, Read ×1, WebFetch ×1, WebSearch ×1
 
       ### In Progress
@@ -147,6 +148,7 @@ describe('structured summary of a small recorded session', () => {
 
       ## Progress
       ### Done
+      - Messages summarized so far: 32 (32 in this update)
       - Tools used: WebSearch ×5, Bash ×4, AskUserQuestion ×1, ExitPlanMode ×1, Glob ×1, Read ×1, Task ×1, WebFetch ×1, Write ×1
       - Wrote \`plan.md\`: adds mix_audit, igniter.install, deps.audit, credo.exs, CI/CD, mix.exs, mix.lock, gen.config
         - also ash.setup, --quiet

@@ -6,6 +6,7 @@ import type { Message } from '../messages/types.js';
 import { createCompactionSession } from '../session/create-compaction-session.js';
 import { gptTokenizerCounter } from '../tokens/gpt-tokenizer-counter.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
+import { judgeSummary } from './check-summary-quality.js';
 import { extractFileOperations } from './extract-file-operations.js';
 import { mergeFileOperations } from './merge-file-operations.js';
 import { parseSummaryFacts } from './parse-summary-facts.js';
@@ -164,4 +165,40 @@ describe('structured summary across stacked compactions', () => {
     },
     PROPERTY_TIMEOUT_MS,
   );
+});
+
+describe('structured update of a span with nothing to list', () => {
+  it('still accounts for the span, so the gate never takes it for an echo of the previous summary', async () => {
+    const c = conversation();
+    const first = [
+      c.user('Fix the parser'),
+      ...c.toolStep([
+        { name: 'Edit', input: { file_path: 'src/p.ts', new_string: 'export const parse_it = 1' }, output: 'ok' },
+      ]),
+    ];
+    const summarizer = structuredSummarizer();
+    let summary = await summarizer.summarize({
+      kind: 'history',
+      messages: first,
+      fileOps: extractFileOperations(first),
+      replacedTokens: 1_000_000,
+      counter,
+    });
+    for (let update = 1; update <= 3; update++) {
+      const span = [c.user('<system-reminder>nothing new</system-reminder>', { metadata: { synthetic: true } })];
+      const request = {
+        kind: 'history' as const,
+        messages: span,
+        previousSummary: summary,
+        fileOps: extractFileOperations(first),
+        replacedTokens: 1_000_000,
+        counter,
+        maxTokens: 4000,
+      };
+      const next = await summarizer.summarize(request);
+      expect(judgeSummary(next, request, { last: false })).toEqual({ ok: true });
+      expect(next).toContain(`- Messages summarized so far: ${first.length + update} (1 in this update)`);
+      summary = next;
+    }
+  });
 });

@@ -76,6 +76,7 @@ describe('structuredSummarizer', () => {
 
       ## Progress
       ### Done
+      - Messages summarized so far: 13 (13 in this update)
       - Tools used: Bash ×2, Edit ×1, Grep ×1, Read ×1
       - Edited \`scripts/deploy.ts\`
       - Last build/test: \`npm test\` (×2) → ok (after 1 failed run; last failure, Bash output (quoted data): "TypeError: Cannot read properties of undefined (reading 'bucket')")
@@ -429,6 +430,7 @@ describe('structuredSummarizer: a handoff of the work', () => {
 
       ## Progress
       ### Done
+      - Messages summarized so far: 12 (12 in this update)
       - Tools used: Bash ×1, Edit ×1, Read ×1, TodoWrite ×1, Write ×1
       - Edited \`deploy.ts\`: adds dryRun, DeployOptions, listPlannedUploads
         - \`export async function deploy(bucket: string, { dryRun = false }: DeployOptions = {}) {\`

@@ -19,6 +19,14 @@ export const MORE_ERRORS_LINE = /^- … and \d+ more errors?/;
 export const IN_PROGRESS_LINE = /^- \[ \] Last user request: /;
 /** `- Paths are relative to \`/home/me/project/\`` */
 export const ROOT_LINE = /^- Paths are relative to `([^`]+)`$/;
+/** `- Messages summarized so far: 1,234 (56 in this update)`: an update always says what it added. */
+export const SUMMARIZED_LINE = /^- Messages summarized so far: ([\d,]+)/;
+
+/** The line of {@link SUMMARIZED_LINE}. */
+export function summarizedLine(total: number, span: number): string {
+  return `- Messages summarized so far: ${total.toLocaleString('en-US')} (${span.toLocaleString('en-US')} in this update)`;
+}
+
 /** A line that only holds a parenthesized placeholder: `- (none)`, `1. (continue …)`. */
 export const PLACEHOLDER_LINE = /^(?:[-*+]|\d+\.)\s+(?:\[[ xX]\]\s+)?\(.*\)\.?$/;
 

@@ -84,6 +84,10 @@ export type SummaryFacts = {
   intents: StatementFact[];
   /** Sentences of the user's requests that set a constraint or a preference, oldest first. */
   constraints: StatementFact[];
+  /** Messages summarized so far, this span included (an update adds the earlier summary's count). */
+  summarizedMessages: number;
+  /** Messages of the span being summarized now. */
+  spanMessages: number;
   /** Text a harness injected as user messages (task notices, reminders), one line each: data, never requests. */
   notices: StatementFact[];
   /** Where the span stopped: the assistant's last text, one line, and whether intents came from it. */
@@ -113,6 +117,8 @@ export function emptySummaryFacts(): SummaryFacts {
     succeededSubjects: new Set(),
     statements: [],
     intents: [],
+    summarizedMessages: 0,
+    spanMessages: 0,
     constraints: [],
     notices: [],
     files: [],
