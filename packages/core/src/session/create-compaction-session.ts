@@ -63,7 +63,8 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
   const modelKey = options.model ?? 'default';
   const conversation = createConversationState();
   const events = createSessionEvents(options.onEvent);
-  const persistHistory = options.persistHistory ?? true;
+  // A private memory store has no other reader: copying the history into it only doubles the heap.
+  const persistHistory = options.persistHistory ?? options.store !== undefined;
   const tracing = compactionTracing({ sessionId, events, conversation, counter });
   const persistence = tracing.persistence(createSessionPersistence({ store, sessionId, persistHistory, conversation }));
   const estimate = createTokenEstimate({ conversation, settings, cache, counter, modelKey });

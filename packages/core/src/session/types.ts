@@ -84,8 +84,10 @@ export type CompactionSessionOptions = {
   /**
    * Whether the session writes the display history to the store. Adapters whose
    * framework keeps the history (and re-sends it) pass `false` and hand the
-   * messages to `prepare({ messages })` instead.
-   * @default true
+   * messages to `prepare({ messages })` instead. Without a `store` there is no
+   * one to read it back (the session holds the history itself), so nothing is
+   * written: a copy of every message was most of the heap of many sessions.
+   * @default true with a `store`, false without
    */
   persistHistory?: boolean;
   /** Called with every event, in addition to `on()` listeners. */
