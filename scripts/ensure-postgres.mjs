@@ -48,8 +48,23 @@ function answers(bin) {
   return result.status === 0;
 }
 
+/** Whether the URL's user gets in (a server that wants a password it was not given does not do). */
+function acceptsUrl(bin) {
+  const psql = bin ? join(bin, 'psql') : 'psql';
+  const result = spawnSync(psql, [url.href, '-Atc', 'SELECT 1'], {
+    encoding: 'utf8',
+    env: { ...process.env, PGCONNECT_TIMEOUT: '5' },
+  });
+  return result.error !== undefined || result.status === 0; // without psql, trust the server
+}
+
 let bin = findBin();
-if (answers(bin)) process.exit(0);
+if (answers(bin)) {
+  if (acceptsUrl(bin)) process.exit(0);
+  fail(
+    `a PostgreSQL server answers at ${host}:${port} but refuses ${url.href}; set POSTGRES_URL to a URL it accepts (user, password, database)`,
+  );
+}
 if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) {
   fail(`nothing answers at ${host}:${port} (POSTGRES_URL), and this script only starts servers on loopback`);
 }
@@ -67,6 +82,11 @@ if (bin === undefined) {
   }
   bin = findBin();
   if (bin === undefined) fail('apt-get installed postgresql but no /usr/lib/postgresql/*/bin/postgres is there');
+  // Debian may start its own cluster on install, with password auth on TCP: stop it for the throwaway one.
+  if (answers(bin)) {
+    const version = bin.split('/').at(-2);
+    run('pg_ctlcluster', [version, 'main', 'stop']);
+  }
 }
 
 if (!existsSync(join(dataDir, 'PG_VERSION'))) {
