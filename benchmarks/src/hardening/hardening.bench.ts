@@ -10,6 +10,7 @@
  *   node src/hardening/hardening.bench.ts   (from benchmarks/)
  */
 import { readFileSync } from 'node:fs';
+import { isTiny, startResult } from '@compaction/bench-kit/bench-env';
 import { parseClaudeCodeSession } from '@compaction/claude-code-import';
 import {
   compact,
@@ -21,7 +22,6 @@ import {
   type Message,
 } from '@compaction/core';
 import { sessionFiles, sessionLabel } from '../economy/session-files.ts';
-import { isTiny, startResult } from '@compaction/bench-kit/bench-env';
 
 /** Summary models' windows: that of the case the issue reports, and a small one that needs chunks. */
 export const SUMMARY_WINDOWS = [100_000, 32_000] as const;

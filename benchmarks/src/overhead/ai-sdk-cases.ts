@@ -1,11 +1,11 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { compactionMiddleware, messagesToPrompt, promptToMessages } from '@compaction/ai-sdk';
+import { measure } from '@compaction/bench-kit/measure';
+import { appendedMessage } from '@compaction/bench-kit/synthetic-history';
 import type { CompactionEvent, CompactionSettings } from '@compaction/core';
 import { chainedContentIds } from '@compaction/core/internal';
 import type { LanguageModelMiddleware } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { measure } from '@compaction/bench-kit/measure';
-import { appendedMessage } from '@compaction/bench-kit/synthetic-history';
 import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
 
 const model = new MockLanguageModelV4({ provider: 'openai', modelId: 'gpt-5' });

@@ -1,5 +1,5 @@
-import type { Message } from '@compaction/core';
 import type { Stats } from '@compaction/bench-kit/measure';
+import type { Message } from '@compaction/core';
 
 /** Whose code a case measures: ours, a peer users would otherwise use, or a reference point. */
 export type CaseKind = 'ours' | 'variant' | 'peer' | 'reference';

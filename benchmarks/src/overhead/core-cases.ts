@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { measure } from '@compaction/bench-kit/measure';
+import { appendedMessage } from '@compaction/bench-kit/synthetic-history';
 import {
   type CompactionEvent,
   type CompactionSession,
@@ -9,8 +11,6 @@ import {
   type TokenCounter,
   tiktokenCounter,
 } from '@compaction/core';
-import { measure } from '@compaction/bench-kit/measure';
-import { appendedMessage } from '@compaction/bench-kit/synthetic-history';
 import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
 
 async function warmSession(input: CaseInput, counter?: TokenCounter): Promise<CompactionSession> {

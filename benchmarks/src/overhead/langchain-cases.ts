@@ -1,11 +1,11 @@
+import { measure } from '@compaction/bench-kit/measure';
+import { appendedMessage } from '@compaction/bench-kit/synthetic-history';
 import { type CompactionEvent, type CompactionSettings, memoryStore } from '@compaction/core';
 import { CompactingChatMessageHistory, compactionMiddleware, fromCoreMessages } from '@compaction/langchain';
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { AIMessage, type BaseMessage, trimMessages } from '@langchain/core/messages';
 import { Command } from '@langchain/langgraph';
 import { countTokensApproximately, fakeModel, summarizationMiddleware } from 'langchain';
-import { measure } from '@compaction/bench-kit/measure';
-import { appendedMessage } from '@compaction/bench-kit/synthetic-history';
 import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
 
 type State = { messages: BaseMessage[]; [key: string]: unknown };

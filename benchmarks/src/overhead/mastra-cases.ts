@@ -1,4 +1,6 @@
 import { messagesToPrompt } from '@compaction/ai-sdk';
+import { measure } from '@compaction/bench-kit/measure';
+import { appendedMessage } from '@compaction/bench-kit/synthetic-history';
 import { type CompactionEvent, type CompactionSettings, memoryStore } from '@compaction/core';
 import { CompactionProcessor, fromCoreMessages } from '@compaction/mastra';
 import { MessageList } from '@mastra/core/agent';
@@ -11,8 +13,6 @@ import {
 } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
 import { MockLanguageModelV4 } from 'ai/test';
-import { measure } from '@compaction/bench-kit/measure';
-import { appendedMessage } from '@compaction/bench-kit/synthetic-history';
 import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
 
 type Prompt = ProcessLLMRequestArgs['prompt'];

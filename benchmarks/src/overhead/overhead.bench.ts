@@ -9,9 +9,10 @@
  * `BENCH_TINY=1` runs every case on tiny histories; `BENCH_SIZES=200,2000`
  * picks sizes. A case that fails is recorded with its error and the run exits 1.
  */
-import { countMessageTokens, tiktokenCounter } from '@compaction/core';
+
 import { isTiny, startResult } from '@compaction/bench-kit/bench-env';
 import { syntheticHistory } from '@compaction/bench-kit/synthetic-history';
+import { countMessageTokens, tiktokenCounter } from '@compaction/core';
 import { aiSdkCases } from './ai-sdk-cases.ts';
 import type { BenchCase, CaseCost, CaseOutcome } from './bench-case.ts';
 import { coreCases } from './core-cases.ts';

@@ -4,8 +4,9 @@
  * lines inside the `<!-- figures:start … -->` / `<!-- figures:end -->` block. A result
  * missing from a run leaves its bullet as it was, so a partial run never drops one.
  */
-import type { BenchCell } from '../economy/bench-result.ts';
+
 import type { Stats } from '@compaction/bench-kit/measure';
+import type { BenchCell } from '../economy/bench-result.ts';
 import { int, ms } from './markdown.ts';
 
 /** A result with columns and rows (`economy.json`, `retention.json`). */

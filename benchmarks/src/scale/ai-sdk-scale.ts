@@ -1,9 +1,9 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { compactionMiddleware, messagesToPrompt, promptToMessages } from '@compaction/ai-sdk';
+import { conversationHistory, conversationMessage } from '@compaction/bench-kit/synthetic-history';
 import { memoryStore } from '@compaction/core';
 import type { LanguageModelMiddleware } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { conversationHistory, conversationMessage } from '@compaction/bench-kit/synthetic-history';
 import { earlierCalls, NO_COMPACTION, reported, type ScaleDriver } from './scale-driver.ts';
 
 type Middleware = Required<Pick<LanguageModelMiddleware, 'transformParams' | 'wrapGenerate'>>;

@@ -1,8 +1,8 @@
+import { conversationHistory, conversationMessage } from '@compaction/bench-kit/synthetic-history';
 import { compactionMiddleware, fromCoreMessages } from '@compaction/langchain';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { Command } from '@langchain/langgraph';
 import { fakeModel } from 'langchain';
-import { conversationHistory, conversationMessage } from '@compaction/bench-kit/synthetic-history';
 import { earlierCalls, NO_COMPACTION, reported, type ScaleDriver } from './scale-driver.ts';
 
 type State = { messages: BaseMessage[]; _compaction?: unknown };

@@ -1,3 +1,4 @@
+import { conversationHistory, conversationMessage } from '@compaction/bench-kit/synthetic-history';
 import { memoryStore } from '@compaction/core';
 import { CompactionProcessor, fromCoreMessages, toCoreMessages } from '@compaction/mastra';
 import { MessageList } from '@mastra/core/agent';
@@ -10,7 +11,6 @@ import type {
 } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
 import { MockLanguageModelV4 } from 'ai/test';
-import { conversationHistory, conversationMessage } from '@compaction/bench-kit/synthetic-history';
 import { earlierCalls, NO_COMPACTION, reported, type ScaleDriver } from './scale-driver.ts';
 
 /** Appended messages are dated after every history message (those date from 1970 + index ms). */

@@ -3,8 +3,9 @@
  * is its own): `node --expose-gc src/scale/scale-run.ts <adapter> <conversations> <messages> <calls>`.
  * Prints one line of JSON ({@link ScaleRun}).
  */
-import { countMessageTokens, gptTokenizerCounter } from '@compaction/core';
+
 import { conversationHistory } from '@compaction/bench-kit/synthetic-history';
+import { countMessageTokens, gptTokenizerCounter } from '@compaction/core';
 import { aiSdkScale } from './ai-sdk-scale.ts';
 import { langchainScale } from './langchain-scale.ts';
 import { mastraScale } from './mastra-scale.ts';

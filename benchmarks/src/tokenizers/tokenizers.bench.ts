@@ -9,9 +9,10 @@
  *
  *   node src/tokenizers/tokenizers.bench.ts   (from benchmarks/)
  */
-import { tiktokenCounter } from '@compaction/core';
+
 import { isTiny, startResult } from '@compaction/bench-kit/bench-env';
 import { measure, type Stats, timer } from '@compaction/bench-kit/measure';
+import { tiktokenCounter } from '@compaction/core';
 import { messageTexts, mixedCorpus, shortStrings } from './corpus.ts';
 
 const TINY = isTiny();
