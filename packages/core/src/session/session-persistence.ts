@@ -187,12 +187,14 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
       if (staleJournal || journaled) await settleJournal();
     },
     append(messages) {
+      if (messages.length === 0) return Promise.resolve();
+      if (!persistHistory) {
+        // Nothing to write: applied at once, so a caller that planned this append from the
+        // history sees it before any other call plans its own.
+        conversation.apply({ append: messages });
+        return Promise.resolve();
+      }
       return exclusive(async () => {
-        if (messages.length === 0) return;
-        if (!persistHistory) {
-          conversation.apply({ append: messages });
-          return;
-        }
         await settleJournal();
         const known = conversation.history.length;
         const length = await store.appendHistory(sessionId, messages);
