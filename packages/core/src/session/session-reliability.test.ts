@@ -173,6 +173,16 @@ describe('a bad stored record is reported once, set aside, and the session goes 
     await expect(createCompactionSession({ sessionId: 's', store, counter }).prepare()).resolves.toBeDefined();
   });
 
+  it('the record set aside is replaced by the next save: a compaction after it persists', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 's.state.json'), '{"state": {');
+    const session = createCompactionSession({ sessionId: 's', store: fileStore(dir), counter, settings: small });
+    await session.append(chat(40, 1_000));
+    expect((await session.prepare()).compaction).toBeDefined();
+    const restarted = createCompactionSession({ sessionId: 's', store: fileStore(dir), counter, settings: small });
+    expect((await restarted.state())?.version).toBe(1);
+  });
+
   it('a load that failed (unreadable store) is tried again on the next call instead of poisoning the session', async () => {
     let failures = 1;
     const store = faultyStore(memoryStore(), (operation) => operation === 'loadHistory' && failures-- > 0);
