@@ -1,5 +1,7 @@
 import {
   CompactionError,
+  checkExpectedRevision,
+  checkFrom,
   decodeMessage,
   decodeRecord,
   encodeMessages,
@@ -162,12 +164,13 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     migrationSql,
     migrate: () => run('loadHistory', sessions, async () => undefined), // run() creates the tables first.
 
-    loadHistory(sessionId, loadOptions = {}) {
+    async loadHistory(sessionId, loadOptions = {}) {
       const source = historyKey(sessionId);
+      const from = checkFrom(loadOptions, source);
       return run('loadHistory', source, async () => {
         const { rows } = await pool.query(
           `SELECT seq, message FROM ${messages} WHERE session_id = $1 AND seq >= $2 ORDER BY seq`,
-          [sessionId, loadOptions.from ?? 0],
+          [sessionId, from],
         );
         return rows.map((row): Message => decodeMessage(row.message as string, source, `entry ${row.seq as string}`));
       });
@@ -208,7 +211,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     async saveRecord(sessionId, value, saveOptions = {}) {
       const source = recordKey(sessionId);
       const text = encodeRecord(value, source);
-      const { expectedRevision } = saveOptions;
+      const expectedRevision = checkExpectedRevision(saveOptions, source);
       return run('saveRecord', source, async () => {
         if (expectedRevision === undefined) {
           const { rows } = await pool.query(

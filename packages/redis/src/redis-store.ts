@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import {
   CompactionError,
+  checkExpectedRevision,
+  checkFrom,
   decodeMessage,
   decodeRecord,
   encodeMessages,
@@ -43,8 +45,8 @@ const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
  * sees all of an append or none); the record sits in a hash with its
  * revision, replaced by a compare-and-set Lua script that throws
  * `StoreConflictError` when another process saved first. `clear` deletes
- * both keys; revisions never repeat all the same (each is at least the
- * server's clock in ms). An optional TTL lets abandoned sessions expire.
+ * history and record but keeps the revision counter (`…:revision`), so
+ * revisions never repeat. An optional TTL lets abandoned sessions expire.
  *
  * @example
  * import { createClient } from 'redis';
@@ -65,7 +67,7 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
   const { client } = options;
   const keys = (sessionId: string) => {
     const base = `${prefix}{${sessionId}}`;
-    return { history: `${base}:history`, record: `${base}:record` };
+    return { history: `${base}:history`, record: `${base}:record`, revision: `${base}:revision` };
   };
 
   /** EVALSHA, falling back to EVAL when the server does not know the script yet. */
@@ -105,9 +107,9 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
   }
 
   return {
-    loadHistory(sessionId, loadOptions = {}) {
+    async loadHistory(sessionId, loadOptions = {}) {
       const { history } = keys(sessionId);
-      const from = loadOptions.from ?? 0;
+      const from = checkFrom(loadOptions, history);
       return run('loadHistory', history, async () => {
         const items = (await client.sendCommand(['LRANGE', history, String(from), '-1'])) as string[];
         return items.map((item, index): Message => decodeMessage(String(item), history, `entry ${from + index}`));
@@ -135,12 +137,16 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
     },
 
     async saveRecord(sessionId, value, saveOptions = {}) {
-      const { history, record } = keys(sessionId);
+      const { history, record, revision: counter } = keys(sessionId);
       const text = encodeRecord(value, record);
-      const { expectedRevision } = saveOptions;
+      const expectedRevision = checkExpectedRevision(saveOptions, record);
       return run('saveRecord', record, async () => {
         const save = async (expected: string) =>
-          (await evaluate(SAVE_SCRIPT, [record, history], [expected, text, String(ttl)])) as [number, number, string?];
+          (await evaluate(SAVE_SCRIPT, [record, history, counter], [expected, text, String(ttl)])) as [
+            number,
+            number,
+            string?,
+          ];
         let [saved, revision, stored] = await save(expectedRevision === undefined ? '' : String(expectedRevision));
         if (!saved && expectedRevision === 0 && stored && isUnreadable(stored, record)) {
           // Replace exactly the unreadable version, unless someone saved meanwhile.

@@ -1,6 +1,3 @@
-/** The milliseconds of the server's clock, in Lua (integer arithmetic is exact in doubles up to 2^53). */
-const NOW = "local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
-
 /**
  * Appends ARGV[2..] to the history list KEYS[1] in one step (chunks of 1000, as
  * Lua's stack limits `unpack`), refreshes the TTL ARGV[1] (seconds, 0 = none)
@@ -26,8 +23,8 @@ return n`;
  * ARGV[1]: the expected revision ('' = unconditional; compared with the
  * revision when a record is there, else 0); ARGV[2]: the record; ARGV[3]: TTL.
  * Returns {1, revision} when saved, {0, actual revision, stored record} when not.
- * The new revision is above the old one and at least the server clock in ms,
- * so it is never reused after the keys are deleted by clear or by the TTL.
+ * The new revision comes from the counter KEYS[3], which `clear` keeps, so a
+ * revision is never reused (the TTL, when set, expires the counter with the rest).
  */
 export const SAVE_SCRIPT = `
 local current = redis.call('HMGET', KEYS[1], 'revision', 'record')
@@ -37,12 +34,16 @@ if current[2] then actual = revision end
 if ARGV[1] ~= '' and tonumber(ARGV[1]) ~= actual then
   return {0, actual, current[2] or ''}
 end
-${NOW}
-local next = math.max(revision + 1, now)
-redis.call('HSET', KEYS[1], 'revision', string.format('%d', next), 'record', ARGV[2])
+local next = redis.call('INCR', KEYS[3])
+if next <= revision then
+  next = revision + 1
+  redis.call('SET', KEYS[3], next)
+end
+redis.call('HSET', KEYS[1], 'revision', next, 'record', ARGV[2])
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then
   redis.call('EXPIRE', KEYS[1], ttl)
+  redis.call('EXPIRE', KEYS[3], ttl)
   if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ttl) end
 end
 return {1, next}`;

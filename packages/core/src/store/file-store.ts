@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CompactionError } from '../errors/compaction-error.js';
+import { checkExpectedRevision, checkFrom } from './check-options.js';
 import { decodeRecord } from './codec/decode-record.js';
 import { encodeMessages } from './codec/encode-messages.js';
 import { encodeRecord } from './codec/encode-record.js';
@@ -33,6 +34,16 @@ export type FileStoreOptions = {
 };
 
 type KnownLength = { ino: bigint; size: bigint; mtime: bigint; length: number };
+
+/** Sessions whose history length and last revision a store remembers; the oldest are forgotten first. */
+const REMEMBERED_SESSIONS = 10_000;
+
+/** `map.set(key, value)`, forgetting the oldest entry past {@link REMEMBERED_SESSIONS}. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > REMEMBERED_SESSIONS) map.delete(map.keys().next().value as string);
+}
 
 /**
  * A {@link SessionStore} in plain files under `dir` (created when first
@@ -74,6 +85,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
   const serial = serialQueue();
   /** History lengths this store saw last, to answer appends without rereading the file. */
   const lengths = new Map<string, KnownLength>();
+  /** The last revision this store gave each session: kept across `clear`, so none repeats here. */
+  const issued = new Map<string, number>();
   const paths = (sessionId: string) => {
     const base = sessionFileName(sessionId);
     return {
@@ -132,7 +145,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
     if (now === undefined) return 0;
     if (known && known.ino === now.ino && known.size === now.size && known.mtime === now.mtime) return known.length;
     const messages = await readHistoryFile(file, warn);
-    lengths.set(sessionId, { ...now, length: messages.length });
+    remember(lengths, sessionId, { ...now, length: messages.length });
     return messages.length;
   }
 
@@ -164,9 +177,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
   }
 
   return {
-    loadHistory(sessionId, loadOptions = {}) {
+    async loadHistory(sessionId, loadOptions = {}) {
       const { history } = paths(sessionId);
-      const from = loadOptions.from ?? 0;
+      const from = checkFrom(loadOptions, history);
       return locked(
         sessionId,
         'loadHistory',
@@ -174,7 +187,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
         async () => {
           const messages = await readHistoryFile(history, warn);
           const now = await identify(history);
-          if (now) lengths.set(sessionId, { ...now, length: messages.length });
+          if (now) remember(lengths, sessionId, { ...now, length: messages.length });
           return from > 0 ? messages.slice(from) : messages;
         },
         () => [],
@@ -193,7 +206,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
           if (lines.length === 0) return before;
           await appendHistoryFile(history, lines, warn);
           const now = await identify(history);
-          if (now) lengths.set(sessionId, { ...now, length: before + lines.length });
+          if (now) remember(lengths, sessionId, { ...now, length: before + lines.length });
           return before + lines.length;
         },
         () => 0,
@@ -214,7 +227,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
     async saveRecord(sessionId, value, saveOptions = {}) {
       const { record } = paths(sessionId);
       const fields = encodeRecord(value, record);
-      const { expectedRevision } = saveOptions;
+      const expectedRevision = checkExpectedRevision(saveOptions, record);
       return locked(
         sessionId,
         'saveRecord',
@@ -224,7 +237,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
           if (expectedRevision !== undefined && expectedRevision !== actual) {
             throw new StoreConflictError({ sessionId, source: record, expectedRevision, actualRevision: actual });
           }
-          const revision = nextRevision(actual);
+          const revision = nextRevision(actual, issued.get(sessionId));
+          remember(issued, sessionId, revision);
           const body = fields === '{}' ? '' : `,${fields.slice(1, -1)}`;
           await writeFileAtomic(record, `{"revision":${revision}${body}}\n`);
           return revision;

@@ -1,3 +1,4 @@
+export { checkExpectedRevision, checkFrom } from './check-options.js';
 export {
   decodeJson,
   decodeMessage,

@@ -1,4 +1,5 @@
 import type { Message } from '../messages/types.js';
+import { checkExpectedRevision, checkFrom } from './check-options.js';
 import { decodeJson } from './codec/decode-json.js';
 import { encodeMessages } from './codec/encode-messages.js';
 import { encodeRecord } from './codec/encode-record.js';
@@ -27,8 +28,9 @@ export function memoryStore(): SessionStore {
 
   return {
     async loadHistory(sessionId, options = {}) {
+      const from = checkFrom(options, source(sessionId, 'history'));
       const history = histories.get(sessionId) ?? [];
-      return structuredClone(options.from ? history.slice(options.from) : history);
+      return structuredClone(from > 0 ? history.slice(from) : history);
     },
     async appendHistory(sessionId, messages) {
       const texts = encodeMessages(messages, source(sessionId, 'history'));
@@ -45,8 +47,8 @@ export function memoryStore(): SessionStore {
     async saveRecord(sessionId, record, options = {}) {
       const key = source(sessionId, 'record');
       const text = encodeRecord(record, key);
+      const expectedRevision = checkExpectedRevision(options, key);
       const actual = currentRevision(sessionId);
-      const { expectedRevision } = options;
       if (expectedRevision !== undefined && expectedRevision !== actual) {
         throw new StoreConflictError({ sessionId, source: key, expectedRevision, actualRevision: actual });
       }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { CompactionError } from '../errors/compaction-error.js';
 import type { Message } from '../messages/types.js';
+import { checkExpectedRevision, checkFrom } from './check-options.js';
 import { decodeMessage } from './codec/decode-message.js';
 import { decodeRecord } from './codec/decode-record.js';
 import { encodeMessages } from './codec/encode-messages.js';
@@ -204,10 +205,11 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Sql
   }
 
   return {
-    loadHistory(sessionId, loadOptions = {}) {
+    async loadHistory(sessionId, loadOptions = {}) {
       const source = historyKey(sessionId);
+      const from = checkFrom(loadOptions, source);
       return run('loadHistory', source, false, ({ history }) =>
-        (history.all(sessionId, loadOptions.from ?? 0) as { seq: number; message: string }[]).map(
+        (history.all(sessionId, from) as { seq: number; message: string }[]).map(
           (row): Message => decodeMessage(row.message, source, `entry ${row.seq}`),
         ),
       );
@@ -235,7 +237,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Sql
     async saveRecord(sessionId, value, saveOptions = {}) {
       const source = recordKey(sessionId);
       const text = encodeRecord(value, source);
-      const { expectedRevision } = saveOptions;
+      const expectedRevision = checkExpectedRevision(saveOptions, source);
       return run('saveRecord', source, true, (statements) => {
         const row = statements.record.get(sessionId) as { revision: number } | undefined;
         if (expectedRevision !== undefined) {

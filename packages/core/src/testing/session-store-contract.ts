@@ -209,6 +209,30 @@ export function sessionStoreContract(options: SessionStoreContractOptions): Sess
         }),
     },
     {
+      name: 'options that are not a non-negative integer are refused with StoreError at once',
+      run: () =>
+        withStore(async (store) => {
+          const id = session('options');
+          for (const from of [-1, 1.5, Number.NaN, '2']) {
+            const error = await rejection(store.loadHistory(id, { from: from as number }));
+            assert.ok(
+              StoreError.isInstance(error),
+              `from ${String(from)}: expected a StoreError, got ${String(error)}`,
+            );
+            assert.match(error.message, /options\.from must be a non-negative integer/);
+          }
+          for (const expectedRevision of [-1, 0.5, Number.POSITIVE_INFINITY, '3']) {
+            const error = await rejection(store.saveRecord(id, {}, { expectedRevision: expectedRevision as number }));
+            assert.ok(
+              StoreError.isInstance(error),
+              `expectedRevision ${String(expectedRevision)}: expected a StoreError`,
+            );
+            assert.match(error.message, /options\.expectedRevision must be a non-negative integer/);
+          }
+          assert.equal(await store.loadRecord(id), undefined, 'nothing was saved');
+        }),
+    },
+    {
       name: 'saveRecord assigns increasing revisions that loadRecord reports',
       run: () =>
         withStore(async (store) => {
