@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Message, Part } from '../src/messages/types.js';
 import { createCompactionSession } from '../src/session/create-compaction-session.js';
-import type { CompactionEvent, CompactionSession } from '../src/session/types.js';
+import type { CompactionEvent } from '../src/session/types.js';
 import { memoryStore } from '../src/store/memory-store.js';
 import type { SessionStore } from '../src/store/session-store.js';
 import type { Summarizer } from '../src/summarize/types.js';

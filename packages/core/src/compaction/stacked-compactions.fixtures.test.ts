@@ -1,6 +1,6 @@
+import { parseClaudeCodeSession } from '@compaction/claude-code-import';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeFixture } from '../../test/fixtures.js';
-import { parseClaudeCodeSession } from '@compaction/claude-code-import';
 import type { Message } from '../messages/types.js';
 import { COMPACT_STRUCTURED_BUDGET, structuredSummarizer } from '../summarize/index.js';
 import { tiktokenCounter } from '../tokens/tiktoken-counter.js';

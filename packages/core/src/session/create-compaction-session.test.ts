@@ -308,7 +308,13 @@ describe('createCompactionSession', () => {
 
   it('skips exact counting before a call far below the trigger, and counts when it matters', async () => {
     const counted: string[] = [];
-    const counting = { name: 'counting', countText: (text: string) => (counted.push(text), counter.countText(text)) };
+    const counting = {
+      name: 'counting',
+      countText: (text: string) => {
+        counted.push(text);
+        return counter.countText(text);
+      },
+    };
     const session = createCompactionSession({
       sessionId: 's',
       counter: counting,

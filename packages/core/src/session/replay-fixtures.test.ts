@@ -1,6 +1,6 @@
+import { parseClaudeCodeSession } from '@compaction/claude-code-import';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeFixture } from '../../test/fixtures.js';
-import { parseClaudeCodeSession } from '@compaction/claude-code-import';
 import type { Message } from '../messages/types.js';
 import { memoryStore } from '../store/memory-store.js';
 import { countMessageTokens } from '../tokens/count-message-tokens.js';

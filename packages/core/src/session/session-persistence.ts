@@ -87,6 +87,7 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
   }
 
   /** `record` with the revision the store gave it (stores before compare-and-set give none). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: stores written before compare-and-set resolve to void (see SessionStore).
   const revised = (record: SessionRecord, revision: number | void): SessionRecord =>
     typeof revision === 'number' ? { ...record, revision } : record;
 
@@ -140,6 +141,7 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
     }
     if (!journaled) return;
     await store.clear(sessionId);
+    // biome-ignore lint/suspicious/noConfusingVoidType: stores written before compare-and-set resolve to void (see SessionStore).
     let revision: number | void;
     try {
       await store.appendHistory(sessionId, journaled);
@@ -272,6 +274,7 @@ export function createSessionPersistence(options: SessionPersistenceOptions): Se
         await store.clear(journalId);
         // The record first (a state a branch keeps is valid on both: its kept message is in
         // the common prefix), then the commit entry: only a committed journal is finished.
+        // biome-ignore lint/suspicious/noConfusingVoidType: stores written before compare-and-set resolve to void (see SessionStore).
         let revision: number | void;
         let saved = false;
         try {
