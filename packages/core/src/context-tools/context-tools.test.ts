@@ -140,7 +140,7 @@ describe('createContextTools', () => {
       sessionId: 'request',
       settings,
       counter: heuristicCounter(),
-      summarizer: structuredSummarizer({ maxTokens: 150 }),
+      summarizer: structuredSummarizer({ maxTokens: 300 }),
     });
     await session.append(longConversation(5)); // under the trigger: nothing compacts on its own
     expect((await session.prepare()).compaction).toBeUndefined();
