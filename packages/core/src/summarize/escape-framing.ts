@@ -11,8 +11,11 @@ const LINE_BREAKS = /\r\n?|[\v\f\u0085\u2028\u2029]/g;
 const PAD = '[\\s\\u00ad\\u180e\\u200b-\\u200f\\u2060-\\u2064\\ufeff]*';
 /** An opening or closing framing tag in any case, spacing or look-alike bracket. */
 const FRAMING_TAG = new RegExp(`[<\\uff1c\\ufe64\\u2039\\u3008](${PAD}\\/?${PAD})(${FRAMING_TAGS.join('|')})`, 'giu');
-/** A line that starts like a transcript turn marker: `[User]:`, ` [ tool result ] :`, `[Anything]:`. */
-const TURN_MARKER_LINE = new RegExp(`^(${PAD})([\\[\\uff3b][^\\]\\uff3d\\n]{0,80}[\\]\\uff3d]${PAD}[:\\uff1a])`, 'gmu');
+/**
+ * A line that starts like a transcript turn marker: `[User]:`, ` [ tool result ] :`, `[Anything]:`
+ * — a bracket at the line's start whose first closing bracket, however far, is followed by a colon.
+ */
+const TURN_MARKER_LINE = new RegExp(`^(${PAD})([\\[\\uff3b][^\\]\\uff3d\\n]*[\\]\\uff3d]${PAD}[:\\uff1a])`, 'gmu');
 
 /**
  * `text` made safe to place inside a summarization prompt's framing: every line break a
