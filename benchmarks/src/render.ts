@@ -14,6 +14,7 @@ import { isTiny, MEASURED_PACKAGES, packageVersions, resultsDir } from '@compact
 import { int, table } from './render/markdown.ts';
 import { type HardeningResult, renderHardening } from './render/render-hardening.ts';
 import { type ImportCostResult, renderImportCost } from './render/render-import-cost.ts';
+import { type LongSessionResult, renderLongSession } from './render/render-long-session.ts';
 import { type CorePrepareResult, type OverheadResult, renderOverhead } from './render/render-overhead.ts';
 import { renderScale, type ScaleResult } from './render/render-scale.ts';
 import { renderStores, type StoresResult } from './render/render-stores.ts';
@@ -35,6 +36,7 @@ export function renderBenchmarks(dir: string, now = new Date()): string {
   const scale = readResult<ScaleResult>(dir, 'scale');
   const hardening = readResult<HardeningResult>(dir, 'hardening');
   const stores = readResult<StoresResult>(dir, 'stores');
+  const longSession = readResult<LongSessionResult>(dir, 'long-session');
   const headed: ResultHeader[] = [core, overhead, tokenizers].filter((result) => result !== undefined);
   const sections = [
     header(headed, now),
@@ -46,6 +48,7 @@ export function renderBenchmarks(dir: string, now = new Date()): string {
     renderImportCost(importCost),
     renderHardening(hardening),
     renderStores(stores),
+    renderLongSession(longSession),
   ];
   return `${sections.join('\n\n')}\n`;
 }

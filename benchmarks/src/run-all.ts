@@ -20,7 +20,7 @@ import { updateReadmeFigures } from './render/update-readme.ts';
 import { BENCHMARKS_DOC, renderBenchmarks } from './render.ts';
 
 /** Benchmarks with a place in the page come first, in its order; any other runs after them. */
-const ORDER = ['overhead', 'tokenizers', 'economy', 'retention', 'import-cost', 'hardening', 'stores'];
+const ORDER = ['overhead', 'tokenizers', 'economy', 'retention', 'import-cost', 'hardening', 'stores', 'long-session'];
 
 const source = fileURLToPath(new URL('./', import.meta.url));
 const found = readdirSync(source, { withFileTypes: true })
