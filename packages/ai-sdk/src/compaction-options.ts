@@ -5,9 +5,10 @@ import type { AiSdkModel } from './as-language-model.js';
 export type CompactionOptions = {
   /**
    * Where each conversation's compaction state (summary, cut point, usage)
-   * persists. Share one store across processes (a database-backed
-   * `SessionStore`, or `fileStore` on a shared disk) and a compaction made by
-   * one process is reused by the others.
+   * persists. Share one store across processes (`@compaction/postgres`,
+   * `@compaction/redis`, or `sqliteStore` on one machine: compare-and-set stores)
+   * and a compaction made by one process is reused by the others. A `fileStore`
+   * serves one machine; its lock does not reach across a network disk.
    * @default memoryStore() — one per middleware / prepareStep function, this process only
    */
   store?: SessionStore;
