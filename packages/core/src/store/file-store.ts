@@ -13,6 +13,10 @@ import { nextRevision } from './next-revision.js';
 import { serialQueue } from './serial-queue.js';
 import { sessionFileName } from './session-file-name.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
+
+/** One queue per session lock file, shared by every `fileStore` of the process. */
+const sessionQueue = serialQueue();
+
 import { isTempFileOf, writeFileAtomic } from './write-file-atomic.js';
 
 export type { FileStoreWarning } from './history-file.js';
@@ -82,7 +86,6 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       problem: `lockTimeoutMs must be a non-negative number of milliseconds, got ${String(lockTimeoutMs)}`,
     });
   }
-  const serial = serialQueue();
   /** History lengths this store saw last, to answer appends without rereading the file. */
   const lengths = new Map<string, KnownLength>();
   /** The last revision this store gave each session: kept across `clear`, so none repeats here. */
@@ -97,7 +100,11 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
     };
   };
 
-  /** Runs `task` in call order within this store and under the session's lock file across processes. */
+  /**
+   * Runs `task` in call order among every `fileStore` of this process on the same folder
+   * (one queue per lock file, so a store that reads in a loop cannot starve another that
+   * waits to append), and under the session's lock file across processes.
+   */
   function locked<T>(
     sessionId: string,
     operation: StoreOperation,
@@ -105,8 +112,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
     task: () => Promise<T>,
     whenMissing: () => T,
   ): Promise<T> {
-    const { base, lock } = paths(sessionId);
-    return serial(base, async () => {
+    const { lock } = paths(sessionId);
+    return sessionQueue(lock, async () => {
       try {
         if (operation === 'appendHistory' || operation === 'saveRecord') await mkdir(folder, { recursive: true });
         return await withFileLock(lock, task, {
