@@ -7,7 +7,7 @@ import { InvalidStateError } from '../errors/index.js';
 import type { Message } from '../messages/types.js';
 import { StoreError } from './errors/store-error.js';
 import { fileStore } from './file-store.js';
-import type { FileStoreWarning } from './history-file.js';
+import { type FileStoreWarning, HISTORY_FORMAT_LINE } from './history-file.js';
 import type { SessionRecord } from './session-store.js';
 
 const message = (id: string, text = `text of ${id}`): Message => ({
@@ -78,9 +78,12 @@ describe('fileStore', () => {
     ]);
     expect(await reopened.loadRecord('s')).toEqual({ ...record, revision: expect.any(Number) });
     expect((await readdir(join(dir, 'nested', 'sessions'))).sort()).toEqual(['s.history.jsonl', 's.state.json']);
+    // One JSON message a line; each append ends with a commit line (an empty append writes nothing).
     const lines = (await readFile(join(dir, 'nested', 'sessions', 's.history.jsonl'), 'utf8')).split('\n');
-    expect(lines).toHaveLength(4);
-    expect(lines[3]).toBe('');
+    expect(lines[0]).toBe(HISTORY_FORMAT_LINE);
+    expect(
+      lines.slice(1).map((line) => (line.startsWith('{"$commit"') ? line : JSON.parse(line || 'null')?.id)),
+    ).toEqual(['m1', 'm2', '{"$commit":2}', 'm3', '{"$commit":1}', undefined]);
   });
 
   it('replaces the record whole and leaves no temp files', async () => {
@@ -154,10 +157,10 @@ describe('fileStore', () => {
     expect((await store.loadHistory('s')).map((m) => m.id)).toEqual(['m1', 'm2']);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.file).toBe(file);
-    expect(warnings[0]?.message).toMatch(/incomplete last line \(line 3, 70000 bytes/);
+    expect(warnings[0]?.message).toMatch(/incomplete last line \(line 5, 70000 bytes/);
 
     await store.appendHistory('s', [message('m4')]);
-    expect(warnings[1]?.message).toMatch(/dropped an incomplete last line \(70000 bytes\)/);
+    expect(warnings[1]?.message).toMatch(/dropped 70000 bytes after the last commit/);
     expect((await store.loadHistory('s')).map((m) => m.id)).toEqual(['m1', 'm2', 'm4']);
     expect(warnings).toHaveLength(2);
   });

@@ -5,6 +5,17 @@ import { decodeMessage } from './codec/decode-message.js';
 const NEWLINE = 0x0a;
 const SCAN_CHUNK = 64 * 1024;
 
+/**
+ * The first line of a history file written with commit markers. Each append ends with a
+ * commit line (`{"$commit":n}`); lines after the last one are an append a crash cut short
+ * (a kill can stop a large write between pages, leaving whole lines of half a batch), so
+ * they are not part of the history. Files without this first line (written before it)
+ * are read line by line, as they were written.
+ */
+export const HISTORY_FORMAT_LINE = '{"$history":2}';
+const COMMIT_LINE = /^\{"\$commit":\d+\}$/;
+const commitLine = (count: number) => `{"$commit":${count}}`;
+
 /** Something a file store recovered from on its own, worth a log line. */
 export type FileStoreWarning = {
   /** The file concerned. */
@@ -38,12 +49,67 @@ export async function readHistoryFile(file: string, warn: (warning: FileStoreWar
         'an append was interrupted; the next append drops it',
     });
   }
+  let end = lines.length;
+  if (lines[0] === HISTORY_FORMAT_LINE) {
+    let committed = 0;
+    for (let index = lines.length - 1; index > 0; index -= 1) {
+      if (COMMIT_LINE.test(lines[index]!)) {
+        committed = index + 1;
+        break;
+      }
+    }
+    if (committed < lines.length) {
+      warn({
+        file,
+        message: `ignored ${lines.length - Math.max(committed, 1)} line(s) after the last commit: an append was interrupted; the next append drops them`,
+      });
+    }
+    end = Math.max(committed, 1);
+  }
   const messages: Message[] = [];
-  for (const [index, line] of lines.entries()) {
-    if (line.trim() === '') continue;
+  for (let index = 0; index < end; index += 1) {
+    const line = lines[index]!;
+    if (line.trim() === '' || line === HISTORY_FORMAT_LINE || COMMIT_LINE.test(line)) continue;
     messages.push(decodeMessage(line, file, `line ${index + 1}`));
   }
   return messages;
+}
+
+/** The offset just past the last commit line (or the format line), scanning the whole file: after a crash only. */
+async function committedEnd(handle: FileHandle): Promise<number> {
+  const text = (await handle.readFile()).toString('utf8');
+  const total = Buffer.byteLength(text);
+  let offset = 0;
+  let committed = 0;
+  for (const line of text.split('\n')) {
+    const next = offset + Buffer.byteLength(line) + 1;
+    if (next > total) break; // an unterminated last line
+    if (line === HISTORY_FORMAT_LINE || COMMIT_LINE.test(line)) committed = next;
+    offset = next;
+  }
+  return committed;
+}
+
+/** The last complete line of the file (empty when there is none), read from its end. */
+async function lastLine(handle: FileHandle, size: number): Promise<string> {
+  if (size === 0) return '';
+  const start = await lineStartBefore(handle, size - 1);
+  const buffer = Buffer.alloc(size - start);
+  await handle.read(buffer, 0, buffer.length, start);
+  return buffer.toString('utf8').replace(/\n$/, '');
+}
+
+/** Whether the file starts with {@link HISTORY_FORMAT_LINE}. */
+async function hasCommits(handle: FileHandle): Promise<boolean> {
+  const buffer = Buffer.alloc(HISTORY_FORMAT_LINE.length + 1);
+  const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+  return buffer.subarray(0, bytesRead).toString('utf8') === `${HISTORY_FORMAT_LINE}\n`;
+}
+
+async function readByte(handle: FileHandle, position: number): Promise<number | undefined> {
+  const buffer = Buffer.alloc(1);
+  const { bytesRead } = await handle.read(buffer, 0, 1, position);
+  return bytesRead === 1 ? buffer[0] : undefined;
 }
 
 /** The offset just past the last newline before `end` (0 when there is none). */
@@ -62,28 +128,48 @@ async function lineStartBefore(handle: FileHandle, end: number): Promise<number>
 
 /**
  * Appends messages (already serialized, one JSON text each, see
- * `encodeMessages`) to a JSONL history file in one write, and syncs it to
- * disk. If the file ends in an unterminated line (a crash during an earlier
- * append), those bytes are cut off first, so the torn line never merges with
- * new data; complete lines are never touched.
+ * `encodeMessages`) to a JSONL history file in one write ending with a commit
+ * line, and syncs it to disk. What a crash left after the last commit (whole
+ * lines of a cut-short append, or a torn line) is cut off first, so it never
+ * joins the history; committed lines are never touched. A file written before
+ * commit lines keeps its format (only a torn last line is cut off).
  */
 export async function appendHistoryFile(
   file: string,
   lines: readonly string[],
   warn: (warning: FileStoreWarning) => void,
 ): Promise<void> {
-  const data = lines.map((line) => `${line}\n`).join('');
+  const body = lines.map((line) => `${line}\n`).join('');
   const handle = await open(file, 'a+');
   try {
     const { size } = await handle.stat();
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, size - 1);
-      if (last[0] !== NEWLINE) {
-        const keep = await lineStartBefore(handle, size);
+    if (size === 0) {
+      await handle.appendFile(`${HISTORY_FORMAT_LINE}\n${body}${commitLine(lines.length)}\n`, 'utf8');
+      await handle.datasync();
+      return;
+    }
+    if (await hasCommits(handle)) {
+      // The usual case ends in a commit line; anything else is what a crash left: cut it off.
+      const last = await lastLine(handle, size);
+      const tailIsComplete = (await readByte(handle, size - 1)) === NEWLINE;
+      if (!tailIsComplete || !COMMIT_LINE.test(last)) {
+        const keep = await committedEnd(handle);
         await handle.truncate(keep);
-        warn({ file, message: `dropped an incomplete last line (${size - keep} bytes) left by an interrupted append` });
+        warn({ file, message: `dropped ${size - keep} bytes after the last commit, left by an interrupted append` });
       }
+      await handle.appendFile(`${body}${commitLine(lines.length)}\n`, 'utf8');
+      await handle.datasync();
+      return;
+    }
+    // A file written before commit lines (or whose very first append was cut inside the format line).
+    let data = body;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    if (last[0] !== NEWLINE) {
+      const keep = await lineStartBefore(handle, size);
+      await handle.truncate(keep);
+      warn({ file, message: `dropped an incomplete last line (${size - keep} bytes) left by an interrupted append` });
+      if (keep === 0) data = `${HISTORY_FORMAT_LINE}\n${body}${commitLine(lines.length)}\n`;
     }
     await handle.appendFile(data, 'utf8');
     await handle.datasync();

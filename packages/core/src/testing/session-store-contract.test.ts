@@ -39,8 +39,11 @@ describe('fileStore meets the SessionStore contract', () => {
         kind === 'history-not-json'
           ? '{"id": "m3", "ro'
           : JSON.stringify({ id: 'm3', role: 'user', parts: [{ type: 'text', text: 42 }] });
-      await appendFile(`${base}.history.jsonl`, `${line}\n${JSON.stringify({ id: 'm4', role: 'user', parts: [] })}\n`);
-      return `${base}.history.jsonl: line 3`;
+      // Inside a committed append (the file is the format line, m1, m2, a commit, then this one):
+      // lines after the last commit would be an interrupted append, not corruption.
+      const bad = `${line}\n${JSON.stringify({ id: 'm4', role: 'user', parts: [] })}\n{"$commit":2}\n`;
+      await appendFile(`${base}.history.jsonl`, bad);
+      return `${base}.history.jsonl: line 5`;
     },
     crashDuringAppend: (sessionId, batches) => crashDuringAppend(factories, `file:${folder()}`)(sessionId, batches),
   });
