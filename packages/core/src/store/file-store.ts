@@ -55,8 +55,9 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
  * (see `sessionFileName`):
  *
  * - `<id>.history.jsonl`: the display history, one JSON message a line, only
- *   ever appended to. A crash mid-append leaves at most an unterminated last
- *   line, which loading skips (with a warning) and the next append drops.
+ *   ever appended to; each append ends with a commit line. What a crash
+ *   mid-append leaves after the last commit (whole lines of half a batch, or a
+ *   torn line) is skipped by loading (with a warning) and dropped by the next append.
  * - `<id>.state.json`: the {@link SessionRecord} and its revision, replaced
  *   whole through a synced temp file and a rename, so a crash leaves the old
  *   or the new record.
