@@ -1,5 +1,4 @@
 import {
-  CompactionError,
   checkExpectedRevision,
   checkFrom,
   decodeMessage,
@@ -118,13 +117,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       await ensureTables();
       return await task();
     } catch (error) {
-      if (CompactionError.isInstance(error)) throw error;
-      throw new StoreError({
-        operation,
-        source,
-        problem: `${(error as Error).message}. Nothing was changed`,
-        cause: error,
-      });
+      throw StoreError.wrap(error, operation, source);
     }
   }
 

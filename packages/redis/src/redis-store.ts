@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import {
-  CompactionError,
   checkExpectedRevision,
   checkFrom,
   decodeMessage,
@@ -86,13 +85,7 @@ export function redisStore(options: RedisStoreOptions): SessionStore {
     try {
       return await task();
     } catch (error) {
-      if (CompactionError.isInstance(error)) throw error;
-      throw new StoreError({
-        operation,
-        source,
-        problem: `${(error as Error).message}. Nothing was changed`,
-        cause: error,
-      });
+      throw StoreError.wrap(error, operation, source);
     }
   }
 

@@ -136,13 +136,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
         ) {
           return whenMissing();
         }
-        if (CompactionError.isInstance(error)) throw error;
-        throw new StoreError({
-          operation,
-          source,
-          problem: `${(error as Error).message}. Nothing was changed`,
-          cause: error,
-        });
+        throw StoreError.wrap(error, operation, source);
       }
     });
   }

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { CompactionError } from '../errors/compaction-error.js';
 import type { Message } from '../messages/types.js';
 import { checkExpectedRevision, checkFrom } from './check-options.js';
 import { decodeMessage } from './codec/decode-message.js';
@@ -182,13 +181,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Sql
         throw error;
       }
     } catch (error) {
-      if (CompactionError.isInstance(error)) throw error;
-      throw new StoreError({
-        operation,
-        source,
-        problem: `${(error as Error).message}. Nothing was changed`,
-        cause: error,
-      });
+      throw StoreError.wrap(error, operation, source);
     }
   }
 

@@ -35,6 +35,22 @@ export class StoreError extends CompactionError {
     this.source = source;
   }
 
+  /**
+   * What a store throws for a failure of its file, database or server during
+   * `operation`: a `CompactionError` (typed already, e.g. a conflict or corrupt
+   * data) as it is, anything else as a `StoreError` naming `source` and saying
+   * nothing was changed.
+   */
+  static wrap(error: unknown, operation: StoreOperation, source: string): CompactionError {
+    if (CompactionError.isInstance(error)) return error;
+    return new StoreError({
+      operation,
+      source,
+      problem: `${(error as Error).message}. Nothing was changed`,
+      cause: error,
+    });
+  }
+
   static override isInstance(error: unknown): error is StoreError {
     return hasMarker(error, marker);
   }
