@@ -1,8 +1,8 @@
 import type { Message } from '../messages/types.js';
 import { getContextWindow } from '../models/index.js';
 import { type CompactionSettings, type ResolvedSettings, resolveSettings } from '../settings/compaction-settings.js';
+import { fallbackChain } from '../summarize/fallback/summarize-with-fallback.js';
 import { extractFileOperations, type FileToolMap, mergeFileOperations } from '../summarize/index.js';
-import { fallbackChain } from '../summarize/summarize-with-fallback.js';
 import type { Summarizer } from '../summarize/types.js';
 import { countMessageTokens, createTokenCache, gptTokenizerCounter } from '../tokens/index.js';
 import type { TokenCounter } from '../tokens/token-counter.js';

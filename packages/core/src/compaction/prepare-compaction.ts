@@ -2,7 +2,7 @@ import { InvalidStateError } from '../errors/invalid-state-error.js';
 import { isPinned } from '../messages/message-helpers.js';
 import type { Message } from '../messages/types.js';
 import type { ResolvedSettings } from '../settings/compaction-settings.js';
-import { lastGenuineRequest } from '../summarize/harness-text.js';
+import { lastGenuineRequest } from '../summarize/framing/harness-text.js';
 import type { CompactionState } from './compaction-state.js';
 import { findCutPoint } from './find-cut-point.js';
 import { prunableToolCallIds as findPrunableToolCallIds } from './prunable-tool-call-ids.js';

@@ -1,7 +1,7 @@
 import type { Message } from '../messages/types.js';
 import { DEFAULT_COMPACTION_SETTINGS, type ResolvedSettings } from '../settings/compaction-settings.js';
+import { summarizeWithFallback } from '../summarize/fallback/summarize-with-fallback.js';
 import { appendLastRequest, splitLastRequest } from '../summarize/index.js';
-import { summarizeWithFallback } from '../summarize/summarize-with-fallback.js';
 import type { FileOperations, SummarizeRequest, Summarizer } from '../summarize/types.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CompactionStrategy } from './compaction-state.js';

@@ -3,7 +3,7 @@ import { conversation, words } from '../../test/builders.js';
 import { SEARCHABLE_HISTORY_NOTE } from '../compaction/build-context.js';
 import type { Message } from '../messages/types.js';
 import { createCompactionSession } from '../session/create-compaction-session.js';
-import { structuredSummarizer } from '../summarize/structured-summarizer.js';
+import { structuredSummarizer } from '../summarize/structured/structured-summarizer.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
 import { createContextTools } from './context-tools.js';
 import { InvalidToolInputError } from './invalid-tool-input-error.js';

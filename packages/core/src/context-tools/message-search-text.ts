@@ -1,5 +1,5 @@
 import type { Message } from '../messages/types.js';
-import { safeJson, toolOutputText } from '../summarize/tool-output-text.js';
+import { safeJson, toolOutputText } from '../summarize/framing/tool-output-text.js';
 
 /**
  * The text of a message as search and `read_message` see it: text parts, each

@@ -21,7 +21,7 @@ export {
   fallbackChain,
   type SummarizeWithFallbackOptions,
   summarizeWithFallback,
-} from '../summarize/summarize-with-fallback.js';
+} from '../summarize/fallback/summarize-with-fallback.js';
 export {
   calibrationRatio,
   MAX_CALIBRATION_RATIO,

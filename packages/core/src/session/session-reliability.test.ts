@@ -10,7 +10,7 @@ import type { Message } from '../messages/types.js';
 import { fileStore } from '../store/file-store.js';
 import { memoryStore } from '../store/memory-store.js';
 import { HISTORY_SUMMARY_HEADINGS } from '../summarize/index.js';
-import { llmSummarizer } from '../summarize/llm-summarizer.js';
+import { llmSummarizer } from '../summarize/llm/llm-summarizer.js';
 import type { Summarizer } from '../summarize/types.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
 import { FAILURE_BREAKER_THRESHOLD } from './auto-compaction-policy.js';

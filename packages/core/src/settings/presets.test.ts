@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { COMPACT_STRUCTURED_BUDGET, DEFAULT_STRUCTURED_BUDGET } from '../summarize/build-structured-summary.js';
+import {
+  COMPACT_STRUCTURED_BUDGET,
+  DEFAULT_STRUCTURED_BUDGET,
+} from '../summarize/structured/build-structured-summary.js';
 import { DEFAULT_COMPACTION_SETTINGS, resolveSettings, triggerTokens } from './compaction-settings.js';
 import { COMPACTION_PRESETS, DEFAULT_PRESET, ECONOMY_PRESET } from './presets.js';
 

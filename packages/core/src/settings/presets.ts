@@ -1,4 +1,7 @@
-import { COMPACT_STRUCTURED_BUDGET, DEFAULT_STRUCTURED_BUDGET } from '../summarize/build-structured-summary.js';
+import {
+  COMPACT_STRUCTURED_BUDGET,
+  DEFAULT_STRUCTURED_BUDGET,
+} from '../summarize/structured/build-structured-summary.js';
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from './compaction-settings.js';
 
 /**

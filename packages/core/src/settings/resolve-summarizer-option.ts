@@ -1,5 +1,5 @@
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
-import { structuredSummarizer } from '../summarize/structured-summarizer.js';
+import { structuredSummarizer } from '../summarize/structured/structured-summarizer.js';
 import type { Summarizer } from '../summarize/types.js';
 import { describeValue } from './check-option-keys.js';
 
