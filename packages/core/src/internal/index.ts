@@ -17,6 +17,8 @@ export {
   nextContentId,
   STRING_SAMPLE_CHARS,
 } from '../messages/content-id.js';
+export { type RetryOnOverflowOptions, retryOnOverflow } from '../overflow/retry-on-overflow.js';
+export { shouldRetryOnOverflow } from '../overflow/should-retry-on-overflow.js';
 export {
   fallbackChain,
   type SummarizeWithFallbackOptions,
