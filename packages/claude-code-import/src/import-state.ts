@@ -8,6 +8,9 @@ export type AssistantEntry = { message: Message; call?: RecordedCall; firstLine:
 /** A `compact_boundary` waiting for the summary record that follows it. */
 export type PendingBoundary = { line: number; messageCount: number; preTokens?: number; trigger?: string };
 
+/** A prompt typed while the agent was busy (`queue-operation` `enqueue`). */
+export type QueuedPrompt = { text: string; timestamp?: string | undefined };
+
 /** What `parseClaudeCodeSession` tracks while it reads a transcript line by line. */
 export type ImportState = {
   options: ClaudeCodeImportOptions;
@@ -19,6 +22,10 @@ export type ImportState = {
   /** Assistant replies by Claude `message.id`. */
   assistants: Map<string, AssistantEntry>;
   pendingBoundary?: PendingBoundary;
+  /** Prompts waiting in Claude Code's queue, oldest first. */
+  queuedPrompts: QueuedPrompt[];
+  /** Prompts taken from the queue mid-turn, waiting for the record they reached the model with. */
+  deliveredPrompts: QueuedPrompt[];
 };
 
 /** A fresh state for one import. */
@@ -30,6 +37,8 @@ export function createImportState(options: ClaudeCodeImportOptions): ImportState
     recordUuids: new Set(),
     toolNames: new Map(),
     assistants: new Map(),
+    queuedPrompts: [],
+    deliveredPrompts: [],
   };
 }
 

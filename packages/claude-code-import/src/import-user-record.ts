@@ -1,5 +1,6 @@
 import type { Part, ToolResultPart } from '@compaction/core';
 import { convertFileBlock, toolResultOutput } from './convert-claude-block.js';
+import { pushDeliveredPrompts, settleQueuedPrompt } from './import-queued-prompts.js';
 import { claudeCodeMetadata, type ImportState, pushMessage, warn } from './import-state.js';
 import type { ClaudeCodeRecord } from './read-claude-code-line.js';
 
@@ -13,7 +14,8 @@ function textOf(parts: Part[]): string {
  * Converts a `user` record: `tool_result` blocks become one `tool` message, text and
  * image blocks one `user` message (a record with both is split: `<uuid>:tool` then
  * `<uuid>:text`). A tool result whose call was never seen is dropped with a warning.
- * The `isCompactSummary` record closes the pending `compact_boundary`.
+ * The `isCompactSummary` record closes the pending `compact_boundary`. Prompts Claude Code
+ * took from its queue mid-turn follow the tool results they reached the model with.
  */
 export function importUserRecord(state: ImportState, record: UserRecord, line: number): void {
   const toolResults: ToolResultPart[] = [];
@@ -44,7 +46,10 @@ export function importUserRecord(state: ImportState, record: UserRecord, line: n
     const id = split ? `${record.uuid}:tool` : record.uuid;
     pushMessage(state, { id, role: 'tool', parts: toolResults, metadata: claudeCodeMetadata(record) });
   }
+  // A prompt taken from the queue mid-turn reached the model with this record.
+  if (toolResults.length > 0 || userParts.length > 0) pushDeliveredPrompts(state, record.uuid);
   if (userParts.length === 0) return;
+  if (!record.isMeta && !record.isCompactSummary) settleQueuedPrompt(state, textOf(userParts));
   const id = split ? `${record.uuid}:text` : record.uuid;
   const metadata: Record<string, unknown> = claudeCodeMetadata(record, {
     isMeta: record.isMeta,

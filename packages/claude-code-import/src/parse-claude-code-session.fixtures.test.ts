@@ -7,14 +7,15 @@ import type { ImportedSession } from './types.js';
 const longSessions = {
   '258c7280-ae70-4798-800f-63464d01a85d.jsonl': {
     calls: 152,
-    messages: 344,
+    // 344 records' messages + the 2 prompts Claude Code took from its queue mid-turn (before the boundary).
+    messages: 346,
     firstContexts: [25882, 27337, 31180, 50681, 51162],
     maxBefore: 166759,
     firstAfter: 33960,
     compaction: {
       boundaryLine: 1256,
-      messageIndex: 229,
-      summarizedMessageCount: 229,
+      messageIndex: 231,
+      summarizedMessageCount: 231,
       preTokens: 167094,
       trigger: 'auto',
     },

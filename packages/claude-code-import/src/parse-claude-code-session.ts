@@ -1,4 +1,5 @@
 import { importAssistantRecord, warnCallsWithoutUsage } from './import-assistant-record.js';
+import { followPromptQueue, pushDeliveredPrompts } from './import-queued-prompts.js';
 import { createImportState, type ImportState, warn } from './import-state.js';
 import { importUserRecord } from './import-user-record.js';
 import { readClaudeCodeLine } from './read-claude-code-line.js';
@@ -26,8 +27,11 @@ function closeBoundaryWithoutSummary(state: ImportState): void {
  * the text it is given.
  *
  * - Only `user` and `assistant` records carry messages; `progress` (including a
- *   sub-agent's streamed progress), `file-history-snapshot`, `queue-operation` and other
- *   `system` records are skipped, except `compact_boundary`.
+ *   sub-agent's streamed progress), `file-history-snapshot` and other `system` records
+ *   are skipped, except `compact_boundary`.
+ * - A prompt typed while the agent worked (`queue-operation`) that Claude Code handed to
+ *   the model mid-turn becomes a `user` message after the tool result it arrived with,
+ *   marked `metadata.claudeCode.queued: true`; slash commands run locally and are skipped.
  * - Assistant records sharing `message.id` are merged into one assistant message whose
  *   id is that `message.id`; user and tool messages take the record's `uuid`.
  * - `isMeta` records (command caveats, injected skill text) are kept as user messages
@@ -64,6 +68,10 @@ export function parseClaudeCodeSession(text: string, options: ClaudeCodeImportOp
       state.pendingBoundary = { line, messageCount: state.session.messages.length, preTokens, trigger };
       continue;
     }
+    if (record.kind === 'queue') {
+      followPromptQueue(state, record);
+      continue;
+    }
     if (record.kind === 'other') continue;
     if (state.recordUuids.has(record.uuid)) {
       warn(state, line, `duplicate record uuid ${record.uuid} (skipped)`);
@@ -74,6 +82,7 @@ export function parseClaudeCodeSession(text: string, options: ClaudeCodeImportOp
     else importUserRecord(state, record, line);
   }
   closeBoundaryWithoutSummary(state);
+  pushDeliveredPrompts(state, state.session.messages.at(-1)?.id ?? 'queue');
   warnCallsWithoutUsage(state);
   state.session.warnings.sort((a, b) => a.line - b.line);
   const name = options.sessionName ?? sessionId;

@@ -1,8 +1,8 @@
 /**
  * Reads one line of a Claude Code session transcript (JSONL) into the few shapes the
  * importer needs, or says what is wrong with it. Records that carry no conversation
- * (`progress`, `file-history-snapshot`, `queue-operation`, other `system` records, …)
- * come back as `other`.
+ * (`progress`, `file-history-snapshot`, other `system` records, …) come back as `other`;
+ * a `queue-operation` (a prompt typed while the agent was busy) comes back as `queue`.
  */
 
 /** Token usage exactly as the Anthropic API reports it. */
@@ -33,6 +33,7 @@ export type ClaudeCodeRecord =
       usage?: ClaudeUsage;
     })
   | (RecordBase & { kind: 'compact-boundary'; preTokens?: number; trigger?: string })
+  | (RecordBase & { kind: 'queue'; operation: string; content?: string })
   | (RecordBase & { kind: 'other' });
 
 type Json = Record<string, unknown>;
@@ -81,6 +82,10 @@ export function readClaudeCodeLine(line: string): ClaudeCodeRecord | { problem: 
     const meta = isObject(value.compactMetadata) ? value.compactMetadata : {};
     const preTokens = typeof meta.preTokens === 'number' ? meta.preTokens : undefined;
     return { ...base, kind: 'compact-boundary', preTokens, trigger: optionalString(meta.trigger) };
+  }
+  if (value.type === 'queue-operation' && typeof value.operation === 'string') {
+    const content = optionalString(value.content);
+    return { ...base, kind: 'queue', operation: value.operation, ...(content === undefined ? {} : { content }) };
   }
   if (value.type !== 'user' && value.type !== 'assistant') return { ...base, kind: 'other' };
 

@@ -44,7 +44,7 @@ describe('summarizeImport', () => {
     [
       '258c7280-ae70-4798-800f-63464d01a85d.jsonl',
       {
-        messages: 344,
+        messages: 346,
         calls: 152,
         toolCalls: 186,
         maxContextTokens: 166759,
