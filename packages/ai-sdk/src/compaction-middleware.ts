@@ -1,4 +1,5 @@
-import { type CompactionEvent, type CompactionSession, isContextOverflowError, type Message } from '@compaction/core';
+import type { CompactionEvent, CompactionSession, Message } from '@compaction/core';
+import { retryOnOverflow, shouldRetryOnOverflow } from '@compaction/core/internal';
 import type { LanguageModelMiddleware } from 'ai';
 import type { CallOptions, GenerateResult, ProviderPrompt, StreamPart, StreamResult } from './ai-sdk-types.js';
 import type { AiSdkModel } from './as-language-model.js';
@@ -69,9 +70,11 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
     async wrapGenerate({ doGenerate, params, model }) {
       const call = calls.get(params);
       if (!call) return doGenerate();
-      const result = await retryOnOverflow(call, params, doGenerate, (prompt) =>
-        model.doGenerate({ ...params, prompt }),
-      );
+      const result = await retryOnOverflow({
+        call: doGenerate,
+        recover: (error) => recover(call, params, error),
+        retry: async () => model.doGenerate({ ...params, prompt: await prepare(call, params.abortSignal) }),
+      });
       await call.session.recordUsage({ inputTokens: result.usage.inputTokens.total });
       return withMetadata(result, call.events);
     },
@@ -83,7 +86,11 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
       const result = await recoverStreamErrorPart(
         call,
         params,
-        await retryOnOverflow(call, params, doStream, retry),
+        await retryOnOverflow({
+          call: doStream,
+          recover: (error) => recover(call, params, error),
+          retry: async () => retry(await prepare(call, params.abortSignal)),
+        }),
         retry,
       );
       const finish = new TransformStream<StreamPart, StreamPart>({
@@ -119,21 +126,6 @@ async function prepare(call: Call, signal: AbortSignal | undefined): Promise<Pro
   return call.converter.fromCore(prepared.messages) as ProviderPrompt;
 }
 
-/** The call; on a context overflow, one emergency compaction and one retry with the new prompt. */
-async function retryOnOverflow<T>(
-  call: Call,
-  params: CallOptions,
-  run: () => PromiseLike<T>,
-  retry: (prompt: ProviderPrompt) => PromiseLike<T>,
-): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (!(await recover(call, params, error))) throw error;
-    return retry(await prepare(call, params.abortSignal));
-  }
-}
-
 /** The emergency compaction after an overflow; its events go to this call (an overflow compaction is the caller's own). */
 async function recover(call: Call, params: CallOptions, error: unknown): Promise<boolean> {
   const heard: CompactionEvent[] = [];
@@ -165,11 +157,9 @@ async function recoverStreamErrorPart(
     const next = await reader.read();
     if (next.done) break;
     const part = next.value;
-    if (part.type === 'error' && isContextOverflowError(part.error)) {
-      if (await recover(call, params, part.error)) {
-        reader.cancel().catch(() => undefined);
-        return retry(await prepare(call, params.abortSignal));
-      }
+    if (part.type === 'error' && (await shouldRetryOnOverflow(part.error, (error) => recover(call, params, error)))) {
+      reader.cancel().catch(() => undefined);
+      return retry(await prepare(call, params.abortSignal));
     }
     readAhead.push(part);
     if (!LEADING_PARTS.has(part.type)) break;

@@ -9,6 +9,7 @@ import {
   type SessionRecord,
   type TokenCounter,
 } from '@compaction/core';
+import { retryOnOverflow } from '@compaction/core/internal';
 import { type AIMessage, type BaseMessage, RemoveMessage } from '@langchain/core/messages';
 import { Command, REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import { createMiddleware } from 'langchain';
@@ -161,14 +162,14 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
       // A copy: what the handler does with its messages must not reach the kept conversion.
       let sent = output.result.slice();
       const { session } = thread;
-      let response: AIMessage;
-      try {
-        response = await handler({ ...request, messages: sent });
-      } catch (error) {
-        if (!(await session.recoverFromOverflow(error, { signal }))) throw error;
-        sent = fromCoreMessages(await session.context());
-        response = await handler({ ...request, messages: sent }); // a second overflow surfaces
-      }
+      const response: AIMessage = await retryOnOverflow({
+        call: () => handler({ ...request, messages: sent }),
+        recover: (error) => session.recoverFromOverflow(error, { signal }),
+        retry: async () => {
+          sent = fromCoreMessages(await session.context());
+          return handler({ ...request, messages: sent }); // a second overflow surfaces
+        },
+      });
       const inputTokens = response.usage_metadata?.input_tokens;
       if (inputTokens) await session.recordUsage({ inputTokens });
       const update: Record<string, unknown> = {};

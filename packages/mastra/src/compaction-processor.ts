@@ -1,10 +1,5 @@
-import {
-  type CompactionSession,
-  createConversationCache,
-  isContextOverflowError,
-  type Message,
-  type PreparedContext,
-} from '@compaction/core';
+import { type CompactionSession, createConversationCache, type Message, type PreparedContext } from '@compaction/core';
+import { shouldRetryOnOverflow } from '@compaction/core/internal';
 import type { MessageList } from '@mastra/core/agent/message-list';
 import type { LanguageModel as MastraLanguageModel } from '@mastra/core/llm';
 import type {
@@ -136,20 +131,21 @@ export class CompactionProcessor implements Processor {
 
   /** A context-overflow error: compacts in emergency mode and asks Mastra to retry the step. */
   async processAPIError(args: ProcessAPIErrorArgs): Promise<ProcessAPIErrorResult | undefined> {
-    if (!isContextOverflowError(args.error)) return undefined;
     const run = this.#runs.get(args.state);
     if (!run) return undefined; // not in `inputProcessors`: the retried call could not be compacted
-    const recovered = await run.thread.exclusive(async () => {
-      const { session } = run.thread;
-      if (run.thread.owner !== run && run.input) {
-        const messages = run.input.messages.slice(0, run.input.length);
-        await run.thread.prepare(messages, signalOption(args.abortSignal));
-        run.thread.owner = run;
-      }
-      run.input = undefined;
-      return session.recoverFromOverflow(args.error, signalOption(args.abortSignal));
-    });
-    return recovered ? { retry: true } : undefined;
+    const retry = await shouldRetryOnOverflow(args.error, (error) =>
+      run.thread.exclusive(async () => {
+        const { session } = run.thread;
+        if (run.thread.owner !== run && run.input) {
+          const messages = run.input.messages.slice(0, run.input.length);
+          await run.thread.prepare(messages, signalOption(args.abortSignal));
+          run.thread.owner = run;
+        }
+        run.input = undefined;
+        return session.recoverFromOverflow(error, signalOption(args.abortSignal));
+      }),
+    );
+    return retry ? { retry: true } : undefined;
   }
 
   /**

@@ -3,14 +3,14 @@ import { shouldRetryOnOverflow } from './should-retry-on-overflow.js';
 /** What {@link retryOnOverflow} runs: the call, the emergency compaction, the call again. */
 export type RetryOnOverflowOptions<T> = {
   /** The model call with the prepared context. */
-  call: () => PromiseLike<T>;
+  call: () => T | PromiseLike<T>;
   /**
    * The emergency compaction after an overflow; true when the context shrank and a
    * retry can fit (a session's `recoverFromOverflow(error, { signal })`).
    */
   recover: (error: unknown) => PromiseLike<boolean>;
   /** The model call again, with the context `recover` left. Its errors, a second overflow too, surface. */
-  retry: () => PromiseLike<T>;
+  retry: () => T | PromiseLike<T>;
 };
 
 /**
