@@ -17,6 +17,7 @@ import { checkProcessorOptions } from './check-processor-options.js';
 import type { CompactionProcessorOptions } from './compaction-processor-options.js';
 import { memoryThread } from './memory-thread.js';
 import { type ThreadKey, type ThreadSession, type ThreadSessions, threadSessions } from './thread-sessions.js';
+import { type RunThreadStores, runThreadStores } from './thread-store/run-thread-stores.js';
 import { toCoreMessages } from './to-core-messages.js';
 
 /** One agent run: its conversation's session and what the run last prepared. */
@@ -67,6 +68,8 @@ export class CompactionProcessor implements Processor {
   readonly name = 'Compaction';
   readonly #options: CompactionProcessorOptions;
   readonly #sessions: ThreadSessions;
+  /** Where a conversation's record is kept when the options name no store: its Mastra thread's metadata. */
+  readonly #threadStores: RunThreadStores = runThreadStores();
   readonly #runs = new WeakMap<object, Run>();
   /** The key of each conversation's last run, so `session(id)` finds its session (bounded: one small entry a conversation). */
   readonly #lastKeys = createConversationCache<ThreadKey>({ maxBytes: 100_000, sizeOf: () => 1 });
@@ -192,7 +195,8 @@ export class CompactionProcessor implements Processor {
     const ids = thread.stored ? 'message' : 'content';
     const sessionId = thread.threadId ?? this.#options.sessionId ?? conversationId(messageList);
     if (sessionId === undefined) return undefined;
-    const key: ThreadKey = { sessionId, ids, modelId, model };
+    const store = this.#options.store ? undefined : this.#threadStores.storeOf(thread);
+    const key: ThreadKey = { sessionId, ids, modelId, model, ...(store ? { store } : {}) };
     this.#lastKeys.put(sessionId, key);
     return { thread: this.#sessions.get(key) };
   }

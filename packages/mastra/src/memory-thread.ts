@@ -1,5 +1,6 @@
 import type { MessageList } from '@mastra/core/agent/message-list';
 import type { RequestContext } from '@mastra/core/request-context';
+import type { MastraCompositeStore } from '@mastra/core/storage';
 
 /** The Mastra `Memory` thread a run belongs to, if any. */
 export type MemoryThread = {
@@ -10,6 +11,13 @@ export type MemoryThread = {
    * run to run (they are stored). Without it, a re-sent conversation gets new ids.
    */
   stored: boolean;
+  /** The storage of the run's `Memory`, when it has one: where the thread and its metadata live. */
+  storage?: MastraCompositeStore;
+  /**
+   * The thread object Mastra holds for the run (and writes back when it generates
+   * the thread's title): kept in line with what is written to the thread's metadata.
+   */
+  object?: { metadata?: Record<string, unknown> };
 };
 
 /**
@@ -19,14 +27,37 @@ export type MemoryThread = {
  */
 export function memoryThread(requestContext: RequestContext | undefined, messageList: MessageList): MemoryThread {
   const memory = requestContext?.get('MastraMemory') as
-    | { thread?: { id?: unknown; resourceId?: unknown }; resourceId?: unknown }
+    | {
+        thread?: { id?: unknown; resourceId?: unknown; metadata?: Record<string, unknown> };
+        resourceId?: unknown;
+        runState?: () => { memory?: { storage?: MastraCompositeStore } } | undefined;
+      }
     | undefined;
   const threadId = memory?.thread?.id;
   if (typeof threadId === 'string' && threadId) {
     const resourceId = memory?.resourceId ?? memory?.thread?.resourceId;
-    return { threadId, ...(typeof resourceId === 'string' ? { resourceId } : {}), stored: true };
+    const storage = memoryStorage(memory);
+    return {
+      threadId,
+      ...(typeof resourceId === 'string' ? { resourceId } : {}),
+      stored: true,
+      ...(storage ? { storage } : {}),
+      ...(memory?.thread ? { object: memory.thread } : {}),
+    };
   }
   const info = messageList.serialize().memoryInfo;
   if (!info?.threadId) return { stored: false };
   return { threadId: info.threadId, ...(info.resourceId ? { resourceId: info.resourceId } : {}), stored: false };
+}
+
+/** The storage of the run's `Memory` (its `storage` getter throws when there is none), or undefined. */
+function memoryStorage(memory: {
+  runState?: () => { memory?: { storage?: MastraCompositeStore } } | undefined;
+}): MastraCompositeStore | undefined {
+  try {
+    const storage = typeof memory.runState === 'function' ? memory.runState()?.memory?.storage : undefined;
+    return storage && typeof storage.getStore === 'function' ? storage : undefined;
+  } catch {
+    return undefined; // a Memory without storage: the session keeps its record in memory
+  }
 }

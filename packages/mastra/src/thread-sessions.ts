@@ -9,6 +9,7 @@ import {
   type Message,
   memoryStore,
   type PreparedContext,
+  type SessionStore,
   type Summarizer,
 } from '@compaction/core';
 import type { LanguageModel as MastraLanguageModel } from '@mastra/core/llm';
@@ -60,6 +61,12 @@ export type ThreadKey = {
   modelId: string | undefined;
   /** The model of the run: the default summarizer's model. */
   model: MastraLanguageModel | undefined;
+  /**
+   * Where this conversation's record is kept when the options name no store (its
+   * Mastra thread's metadata); read when its session is made.
+   * @default the options' `store`, else one `memoryStore()` for every conversation
+   */
+  store?: SessionStore;
 };
 
 /** The sessions of one `CompactionProcessor`, by conversation. */
@@ -104,7 +111,7 @@ export function threadSessions(options: CompactionProcessorOptions): ThreadSessi
     };
     const session = createCompactionSession({
       sessionId: key.sessionId,
-      store,
+      store: key.store ?? store,
       summarizer,
       tokenCache,
       persistHistory: false,
