@@ -1,20 +1,12 @@
 import { type FileHandle, open, readFile } from 'node:fs/promises';
 import type { Message } from '../messages/types.js';
-import { decodeMessage } from './codec/decode-message.js';
+import { COMMIT_LINE, commitLine, HISTORY_FORMAT_LINE } from './history-format.js';
+import { parseHistoryFile } from './parse-history-file.js';
 
 const NEWLINE = 0x0a;
 const SCAN_CHUNK = 64 * 1024;
 
-/**
- * The first line of a history file written with commit markers. Each append ends with a
- * commit line (`{"$commit":n}`); lines after the last one are an append a crash cut short
- * (a kill can stop a large write between pages, leaving whole lines of half a batch), so
- * they are not part of the history. Files without this first line (written before it)
- * are read line by line, as they were written.
- */
-export const HISTORY_FORMAT_LINE = '{"$history":2}';
-const COMMIT_LINE = /^\{"\$commit":\d+\}$/;
-const commitLine = (count: number) => `{"$commit":${count}}`;
+export { HISTORY_FORMAT_LINE } from './history-format.js';
 
 /** Something a file store recovered from on its own, worth a log line. */
 export type FileStoreWarning = {
@@ -25,54 +17,22 @@ export type FileStoreWarning = {
 };
 
 /**
- * Reads a JSONL history file. A missing file is an empty history. The last
- * line counts only once its newline is written: an unterminated last line is
- * what a crash during an append leaves, so it is skipped with a warning. Any
+ * Reads a JSONL history file (see {@link parseHistoryFile}). A missing file is
+ * an empty history. The last line counts only once its newline is written: an
+ * unterminated last line is what a crash during an append leaves, so it is
+ * skipped with a warning, as are the lines after the last commit line. Any
  * other bad line (invalid JSON, or JSON that is no valid message) is
  * corruption and throws `InvalidStateError` naming the file and line.
  */
 export async function readHistoryFile(file: string, warn: (warning: FileStoreWarning) => void): Promise<Message[]> {
-  let text: string;
+  let data: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    data = await readFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const lines = text.split('\n');
-  const tail = lines.pop() ?? '';
-  if (tail !== '') {
-    warn({
-      file,
-      message:
-        `ignored an incomplete last line (line ${lines.length + 1}, ${Buffer.byteLength(tail)} bytes without a newline): ` +
-        'an append was interrupted; the next append drops it',
-    });
-  }
-  let end = lines.length;
-  if (lines[0] === HISTORY_FORMAT_LINE) {
-    let committed = 0;
-    for (let index = lines.length - 1; index > 0; index -= 1) {
-      if (COMMIT_LINE.test(lines[index]!)) {
-        committed = index + 1;
-        break;
-      }
-    }
-    if (committed < lines.length) {
-      warn({
-        file,
-        message: `ignored ${lines.length - Math.max(committed, 1)} line(s) after the last commit: an append was interrupted; the next append drops them`,
-      });
-    }
-    end = Math.max(committed, 1);
-  }
-  const messages: Message[] = [];
-  for (let index = 0; index < end; index += 1) {
-    const line = lines[index]!;
-    if (line.trim() === '' || line === HISTORY_FORMAT_LINE || COMMIT_LINE.test(line)) continue;
-    messages.push(decodeMessage(line, file, `line ${index + 1}`));
-  }
-  return messages;
+  return parseHistoryFile(data, file, warn);
 }
 
 /** The offset just past the last commit line (or the format line), scanning the whole file: after a crash only. */

@@ -69,7 +69,11 @@ function walk(value: unknown, path: string, ancestors: Set<object>): unknown {
       const item = (object as Record<string, unknown>)[name];
       if (item === undefined) continue;
       const stored = name.charCodeAt(0) === DOLLAR ? `$${name}` : name;
-      out[stored] = walk(item, key(path, name), ancestors);
+      const encoded = walk(item, key(path, name), ancestors);
+      // An own `__proto__` key (JSON.parse makes them) stays a key: assigning it would set the prototype and lose it.
+      if (stored === '__proto__')
+        Object.defineProperty(out, stored, { value: encoded, writable: true, enumerable: true, configurable: true });
+      else out[stored] = encoded;
     }
     return out;
   } finally {
