@@ -165,6 +165,16 @@ describe('fileStore', () => {
     expect(warnings).toHaveLength(2);
   });
 
+  it('keeps a message whose keys look like the markers of the file (a line opening with {"$) as a message', async () => {
+    const store = open();
+    const marked = { $commit: 1, $history: 2, ...message('m1'), metadata: { $c: 'date', v: 'x' } } as Message;
+    await store.appendHistory('s', [marked, message('m2')]);
+    const lines = (await readFile(join(dir, 's.history.jsonl'), 'utf8')).split('\n');
+    expect(lines[1]).toMatch(/^\{"\$\$commit":1,/);
+    expect(await open().loadHistory('s')).toEqual([marked, message('m2')]);
+    expect(warnings).toEqual([]);
+  });
+
   it('drops a torn tail that is the whole file', async () => {
     const store = open();
     await writeFile(join(dir, 's.history.jsonl'), '{"id":"m0","ro');

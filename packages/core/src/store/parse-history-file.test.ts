@@ -1,0 +1,176 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../messages/types.js';
+import { decodeMessage } from './codec/decode-message.js';
+import { encodeValue } from './codec/encode-value.js';
+import type { FileStoreWarning } from './history-file.js';
+import { COMMIT_LINE, HISTORY_FORMAT_LINE } from './history-format.js';
+import { parseHistoryFile } from './parse-history-file.js';
+
+const FILE = '/sessions/s.history.jsonl';
+
+/**
+ * How the history file was read before `parseHistoryFile` (one string of the whole file,
+ * split on newlines, every line tested): the reference the byte-level reader must match.
+ */
+function lineByLine(text: string, warn: (warning: FileStoreWarning) => void): Message[] {
+  const lines = text.split('\n');
+  const tail = lines.pop() ?? '';
+  if (tail !== '') {
+    warn({
+      file: FILE,
+      message:
+        `ignored an incomplete last line (line ${lines.length + 1}, ${Buffer.byteLength(tail)} bytes without a newline): ` +
+        'an append was interrupted; the next append drops it',
+    });
+  }
+  let end = lines.length;
+  if (lines[0] === HISTORY_FORMAT_LINE) {
+    let committed = 0;
+    for (let index = lines.length - 1; index > 0; index -= 1) {
+      if (COMMIT_LINE.test(lines[index] as string)) {
+        committed = index + 1;
+        break;
+      }
+    }
+    if (committed < lines.length) {
+      warn({
+        file: FILE,
+        message: `ignored ${lines.length - Math.max(committed, 1)} line(s) after the last commit: an append was interrupted; the next append drops them`,
+      });
+    }
+    end = Math.max(committed, 1);
+  }
+  const messages: Message[] = [];
+  for (let index = 0; index < end; index += 1) {
+    const line = lines[index] as string;
+    if (line.trim() === '' || line === HISTORY_FORMAT_LINE || COMMIT_LINE.test(line)) continue;
+    messages.push(decodeMessage(line, FILE, `line ${index + 1}`));
+  }
+  return messages;
+}
+
+type Outcome = { messages?: Message[]; error?: string; warnings: FileStoreWarning[] };
+
+function outcome(read: (warn: (warning: FileStoreWarning) => void) => Message[]): Outcome {
+  const warnings: FileStoreWarning[] = [];
+  try {
+    return { messages: read((warning) => warnings.push(warning)), warnings };
+  } catch (error) {
+    return { error: `${(error as Error).name}: ${(error as Error).message}`, warnings };
+  }
+}
+
+const line = (message: unknown) => JSON.stringify(encodeValue(message));
+
+const messageLine = fc
+  .record({
+    id: fc.string({ minLength: 1, maxLength: 8 }),
+    role: fc.constantFrom('user', 'assistant', 'tool', 'system'),
+    text: fc.string({ unit: 'binary', maxLength: 40 }),
+    dollarFirst: fc.boolean(),
+    bytes: fc.boolean(),
+  })
+  .map(({ id, role, text, dollarFirst, bytes }) =>
+    line({
+      // A user key starting with `$` first: the line opens with `{"$$`, like a marker, and is a message.
+      ...(dollarFirst ? { $note: text } : {}),
+      id,
+      role,
+      parts: [
+        { type: 'text', text },
+        ...(bytes ? [{ type: 'file', mediaType: 'image/png', data: new Uint8Array([1, 2, 3]) }] : []),
+      ],
+      ...(dollarFirst ? { metadata: { sent: new Date(0), $commit: 1 } } : {}),
+    }),
+  );
+
+/** Every kind of line a history file can hold, good or bad. */
+const anyLine = fc.oneof(
+  { weight: 8, arbitrary: messageLine },
+  { weight: 3, arbitrary: fc.nat({ max: 20 }).map((count) => `{"$commit":${count}}`) },
+  { weight: 1, arbitrary: fc.constant(HISTORY_FORMAT_LINE) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom('', '  ', '\t', '\r', '\u00a0', '\u2028', ' \u3000 '),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '{"id": "m2", "ro',
+      '{"id":"x"}',
+      '[1]',
+      '42',
+      '{"$commit":"7"}',
+      '{"$commit":3} ',
+      ' {"$commit":3}',
+      '{"$history":1}',
+      '{"$c":"nope","v":"x"}',
+      '{"$c":"date","v":1}',
+      '{"$',
+      '{"',
+      '{',
+      '\u00e9{"id":"a"}',
+    ),
+  },
+  { weight: 1, arbitrary: messageLine.map((text) => `${text}\r`) },
+);
+
+/** A file: maybe the format line, lines, and maybe an unterminated tail cut from a line at a character boundary. */
+const historyFile = fc
+  .record({
+    formatted: fc.boolean(),
+    lines: fc.array(anyLine, { maxLength: 12 }),
+    tail: fc.option(
+      fc.tuple(messageLine, fc.nat()).map(([text, cut]) => [...text].slice(0, 1 + (cut % text.length)).join('')),
+      { nil: undefined },
+    ),
+  })
+  .map(
+    ({ formatted, lines, tail }) =>
+      [...(formatted ? [HISTORY_FORMAT_LINE] : []), ...lines].map((text) => `${text}\n`).join('') + (tail ?? ''),
+  );
+
+describe('parseHistoryFile', () => {
+  it('reads every file (good, torn, cut short, corrupt) exactly as the line-by-line reader: messages, errors, warnings', () => {
+    fc.assert(
+      fc.property(historyFile, (text) => {
+        const bytes = Buffer.from(text, 'utf8');
+        expect(outcome((warn) => parseHistoryFile(bytes, FILE, warn))).toEqual(
+          outcome((warn) => lineByLine(text, warn)),
+        );
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('accepts any Uint8Array view, not only a Buffer', () => {
+    const text = `${HISTORY_FORMAT_LINE}\n${line({ id: 'm1', role: 'user', parts: [] })}\n{"$commit":1}\n`;
+    const backing = new Uint8Array(Buffer.byteLength(text) + 10);
+    backing.set(Buffer.from(text), 5);
+    const view = backing.subarray(5, 5 + Buffer.byteLength(text));
+    expect(parseHistoryFile(view, FILE, () => {}).map((message) => message.id)).toEqual(['m1']);
+  });
+
+  it('reports the bytes of a torn tail cut inside a character as written, and keeps the lines before it', () => {
+    const warnings: FileStoreWarning[] = [];
+    const whole = Buffer.from(
+      `${line({ id: 'm1', role: 'user', parts: [] })}\n${line({ id: 'm2', role: 'user', parts: [{ type: 'text', text: '│' }] })}\n`,
+    );
+    // Cut one byte into the three bytes of "│".
+    const torn = whole.subarray(0, whole.indexOf(Buffer.from('│')) + 1);
+    expect(parseHistoryFile(torn, FILE, (warning) => warnings.push(warning)).map((message) => message.id)).toEqual([
+      'm1',
+    ]);
+    const tailBytes = torn.length - (torn.indexOf(0x0a) + 1);
+    expect(warnings).toEqual([
+      { file: FILE, message: expect.stringContaining(`(line 2, ${tailBytes} bytes without a newline)`) },
+    ]);
+  });
+
+  it('names the line of a corrupt message after 10,000 good ones', () => {
+    const good = Array.from({ length: 10_000 }, (_, index) => line({ id: `m${index}`, role: 'user', parts: [] }));
+    const text = `${HISTORY_FORMAT_LINE}\n${good.join('\n')}\n{"id":"bad","role":"user","parts":[{"type":"text","text":1}]}\n{"$commit":10001}\n`;
+    expect(() => parseHistoryFile(Buffer.from(text), FILE, () => {})).toThrow(`${FILE}: line 10002 is not a message`);
+  });
+});
