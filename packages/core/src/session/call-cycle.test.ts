@@ -68,4 +68,25 @@ describe('the call cycle', () => {
     const prepared = await session.prepare();
     expect(prepared.compaction).toBeDefined();
   });
+  it('a context over the trigger that minMessages keeps from compacting is reported once per history length', async () => {
+    const events: CompactionEvent[] = [];
+    const session = createCompactionSession({
+      sessionId: 's',
+      counter,
+      settings: { contextWindow: 8_000, reserveTokens: 1_000, keepRecentTokens: 1_000, minMessages: 4 },
+      onEvent: (event) => events.push(event),
+    });
+    await session.append(chat(1, 9_000)); // one message over the whole window
+    expect((await session.prepare()).compaction).toBeUndefined();
+    await session.prepare();
+    const errors = events.filter((event) => event.type === 'compaction:error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({
+      trigger: 'auto',
+      message: expect.stringMatching(/1 message, fewer than minMessages \(4\)/),
+    });
+    await session.append(chat(1, 10, 'next'));
+    await session.prepare();
+    expect(events.filter((event) => event.type === 'compaction:error')).toHaveLength(2);
+  });
 });

@@ -83,6 +83,21 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
     }
   }
 
+  /** The history length last reported as over the trigger with too few messages to compact. */
+  let reportedFewAt: number | undefined;
+
+  /** Says once per history length that the context is over the trigger but `minMessages` holds compaction back. */
+  function reportTooFewMessages(tokens: number): void {
+    const length = conversation.history.length;
+    if (tokens <= limit || length >= settings.minMessages || reportedFewAt === length) return;
+    reportedFewAt = length;
+    const message =
+      `the context is ${tokens.toLocaleString('en-US')} tokens, over the trigger of ${limit.toLocaleString('en-US')}, ` +
+      `but the history holds ${length} message${length === 1 ? '' : 's'}, fewer than minMessages (${settings.minMessages}): ` +
+      'not compacted. Lower settings.minMessages to compact short conversations of large messages.';
+    events.emit({ type: 'compaction:error', sessionId, trigger: 'auto', message, tokensBefore: tokens });
+  }
+
   const wantsCompaction = () =>
     shouldAutoCompact(
       {
@@ -145,6 +160,7 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
       // A copy: the cached context must not change if the caller edits what it gets.
       const messages = context.current().slice();
       const tokens = estimate.estimate();
+      if (!compaction) reportTooFewMessages(tokens);
       remember(messages.length, estimate.counted());
       return compaction ? { messages, tokens, compaction } : { messages, tokens };
     },
@@ -161,6 +177,7 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
     },
     reset(scope) {
       policy = initialPolicyState();
+      reportedFewAt = undefined;
       prepared = undefined;
       pendingUsage = undefined;
       if (scope === 'clear') requested = undefined;
