@@ -21,4 +21,17 @@ describe('formatCompactionNotice', () => {
       }),
     ).toBe('Conversation compacted: 3 messages → summary, 1.3M → 1M tokens');
   });
+
+  it('gives a summary that stood for earlier messages the count a compaction marker shows', () => {
+    const result = { state: { summarizedRange: { messageCount: 13 } } };
+    const figures = { tokensBefore: 9_000, tokensAfter: 4_000, strategy: 'structured' };
+    expect(formatCompactionNotice({ ...figures, messagesSummarized: 3, result })).toBe(
+      'Conversation compacted: 3 more messages → summary (13 in all), 9K → 4K tokens',
+    );
+    expect(formatCompactionNotice({ ...figures, messagesSummarized: 1, result })).toMatch(/: 1 more message → summary/);
+    const first = { state: { summarizedRange: { messageCount: 10 } } };
+    expect(formatCompactionNotice({ ...figures, messagesSummarized: 10, result: first })).toBe(
+      'Conversation compacted: 10 messages → summary, 9K → 4K tokens',
+    );
+  });
 });

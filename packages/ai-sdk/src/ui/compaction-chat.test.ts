@@ -151,9 +151,28 @@ describe('compactionChat', () => {
     const view = compactionView(messages, { compaction: stats.compaction, context: stats.context });
     expect(view.boundaryIndex).toBe(keptIndex);
     expect(view.summarizedCount).toBe(keptIndex);
+    expect(data!.notice).toContain(`: ${keptIndex} messages → summary, `); // the marker's figure
     expect([...view.summarizedIds]).toEqual(messages.slice(0, keptIndex).map((message) => message.id));
     expect(view.usage?.tokens).toBe(stats.context.contextTokens);
     expect(view.usage?.trigger).toBe(stats.context.triggerTokens);
+  });
+
+  it('gives every notice the count of UI messages the marker shows, a stacked compaction included', async () => {
+    const { chat } = newChat(memoryStore());
+    let { messages } = await untilCompaction(chat, 'chat-stack');
+    let notices = 0;
+    for (let index = 0; index < 24; index += 1) {
+      const result = await turn(chat, 'chat-stack', messages, `Follow-up ${index}: and file ${index + 20}?`);
+      messages = result.messages;
+      const part = result.chunks.find((chunk) => chunk.type === 'data-compaction');
+      if (part?.type !== 'data-compaction') continue;
+      const view = compactionView(messages, latestCompactionData(messages));
+      expect(part.data.notice).toContain(`: ${view.summarizedCount} messages → summary, `);
+      notices += 1;
+      if (part.data.version >= 2) break;
+    }
+    expect(latestCompactionData(messages).compaction?.version).toBeGreaterThanOrEqual(2);
+    expect(notices).toBeGreaterThan(0);
   });
 
   it('compacts on demand with a focus, and the next model call sends that summary (one set of sessions)', async () => {

@@ -137,8 +137,12 @@ export function compactionChat(options: CompactionChatOptions): CompactionChat {
     prompt: ChatPrompt,
     responseMessageId?: string,
   ): Promise<CompactionData> {
+    const boundary = await boundaryOf(chatId, event.result.state, prompt, responseMessageId);
+    // The notice counts UI messages before the boundary, the figure the compaction marker shows.
+    const kept = prompt.messages.findIndex((message) => message.id === boundary.firstKeptMessageId);
+    const uiSummarized = kept === -1 ? prompt.messages.length : kept;
     return {
-      ...(await boundaryOf(chatId, event.result.state, prompt, responseMessageId)),
+      ...boundary,
       messagesSummarized: event.messagesSummarized,
       tokensBefore: event.tokensBefore,
       tokensAfter: event.tokensAfter,
@@ -147,7 +151,7 @@ export function compactionChat(options: CompactionChatOptions): CompactionChat {
       messagesAfter: event.messagesAfter,
       durationMs: event.durationMs,
       fallbacks: event.fallbacks.map(({ strategy, error }) => ({ strategy, error })),
-      notice: formatCompactionNotice(event),
+      notice: formatCompactionNotice({ ...event, messagesSummarized: uiSummarized, result: undefined }),
     };
   }
 
