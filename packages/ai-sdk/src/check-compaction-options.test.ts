@@ -1,4 +1,5 @@
-import { type CompactionEvent, InvalidSettingsError, type Summarizer } from '@compaction/core';
+import type { CompactionEvent, Summarizer } from '@compaction/core';
+import { invalidSettingOf } from '@compaction/core/testing';
 import { generateText, type ModelMessage, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
@@ -12,16 +13,6 @@ const settings = { contextWindow: 8000, reserveTokens: 1000, keepRecentTokens: 1
 
 /** What a user's JavaScript (or a cast) might pass. */
 const loose = (options: unknown) => options as CompactionMiddlewareOptions;
-
-function settingOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(InvalidSettingsError.isInstance(error)).toBe(true);
-    return (error as InvalidSettingsError).setting;
-  }
-  throw new Error('expected an InvalidSettingsError');
-}
 
 describe("summarizer: 'llm' (the default) at construction", () => {
   it('is accepted with no model in the options: the wrapped model, or summaryModel, writes at the call', () => {
@@ -53,7 +44,7 @@ describe.each([
     [{ sumarizer: 'structured' }, 'sumarizer'],
     [{ reserveTokens: 2000 }, 'reserveTokens'],
   ])('%o → InvalidSettingsError naming %s', (options, setting) => {
-    expect(settingOf(() => make(options))).toBe(setting);
+    expect(invalidSettingOf(() => make(options))).toBe(setting);
   });
 
   it("names our settings for LangChain's trigger: { tokens } and keep: { messages }", () => {

@@ -1,4 +1,5 @@
-import { type CompactionEvent, InvalidSettingsError } from '@compaction/core';
+import type { CompactionEvent } from '@compaction/core';
+import { invalidSettingOf } from '@compaction/core/testing';
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { AIMessage } from '@langchain/core/messages';
 import { createAgent, fakeModel } from 'langchain';
@@ -11,16 +12,6 @@ import {
 import { type CompactionMiddlewareOptions, compactionMiddleware } from './compaction-middleware.js';
 import { lazyChatModel } from './lazy-chat-model.js';
 import { resolveSummarizer } from './resolve-summarizer.js';
-
-function settingOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(InvalidSettingsError.isInstance(error)).toBe(true);
-    return (error as InvalidSettingsError).setting;
-  }
-  throw new Error('expected an InvalidSettingsError');
-}
 
 const middleware = (options: unknown) => () => compactionMiddleware(options as CompactionMiddlewareOptions);
 const history = (options: unknown) => () =>
@@ -47,7 +38,7 @@ describe('compactionMiddleware checks its options when it is made', () => {
     [{ onEvent: true }, 'onEvent'],
     [{ reserveTokens: 2000 }, 'reserveTokens'],
   ])('%o → InvalidSettingsError naming %s', (options, setting) => {
-    expect(settingOf(middleware(options))).toBe(setting);
+    expect(invalidSettingOf(middleware(options))).toBe(setting);
   });
 
   it("accepts summarizer: 'llm' (the agent's model, known at the call)", () => {
@@ -70,7 +61,7 @@ describe('CompactingChatMessageHistory checks its options in the constructor', (
     [{ trigger: 0.5 }, 'trigger'],
   ])('%o', (options, setting) => {
     if (setting === undefined) expect(history(options)).not.toThrow();
-    else expect(settingOf(history(options))).toBe(setting);
+    else expect(invalidSettingOf(history(options))).toBe(setting);
   });
 });
 

@@ -1,14 +1,11 @@
 import {
-  checkOptionKeys,
-  checkSettingsInput,
   describeValue,
   getContextWindow,
   InvalidSettingsError,
   type PeerOptionHint,
-  resolveSettings,
-  resolveSummarizerOption,
   SETTINGS_AT_TOP_LEVEL,
 } from '@compaction/core';
+import { type AdapterOptionsTable, checkAdapterOptions } from '@compaction/core/internal';
 import type { CompactingChatMessageHistoryOptions } from './compacting-chat-message-history.js';
 import type { CompactionMiddlewareOptions } from './compaction-middleware.js';
 import { langchainSummarizerResolver } from './resolve-summarizer.js';
@@ -58,35 +55,12 @@ function fail(setting: string, problem: string): never {
   throw new InvalidSettingsError({ setting, problem });
 }
 
-function checkObject(options: unknown, where: string): Record<string, unknown> {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    fail('options', `${where} takes an options object, got ${describeValue(options)}`);
-  }
-  return options as Record<string, unknown>;
-}
-
-/** The options both share: settings, summarizer, model, counter, onEvent. */
-function checkShared(given: Record<string, unknown>, window: number | undefined): void {
-  checkSettingsInput(given.settings);
-  const settings = given.settings as { contextWindow?: number } | undefined;
-  if (window !== undefined) resolveSettings(settings, settings?.contextWindow ?? window);
-  // 'llm' writes with the agent's model, known only at the call.
-  if (given.summarizer !== undefined && given.summarizer !== 'llm') {
-    resolveSummarizerOption(given.summarizer, langchainSummarizerResolver);
-  }
-  if (given.model !== undefined && typeof given.model !== 'string') {
-    fail(
-      'model',
-      `must be the model id string (for the window), got ${describeValue(given.model)}; a chat model goes in summarizer`,
-    );
-  }
-  if (given.counter !== undefined && typeof (given.counter as { countText?: unknown }).countText !== 'function') {
-    fail('counter', `must be a core TokenCounter ({ name, countText }), got ${describeValue(given.counter)}`);
-  }
-  if (given.onEvent !== undefined && typeof given.onEvent !== 'function') {
-    fail('onEvent', `must be a function (event) => void, got ${describeValue(given.onEvent)}`);
-  }
-}
+/** What both take alike: the hints, the summarizer, `model` an id, `onEvent`. */
+const SHARED = {
+  hints: HINTS,
+  summarizer: langchainSummarizerResolver,
+  modelId: 'a chat model goes in summarizer',
+} satisfies Partial<AdapterOptionsTable>;
 
 /**
  * Checks `compactionMiddleware` options when the middleware is made (not at the
@@ -97,16 +71,15 @@ function checkShared(given: Record<string, unknown>, window: number | undefined)
  * Throws `InvalidSettingsError` naming the option.
  */
 export function checkCompactionMiddlewareOptions(options: unknown): void {
-  if (options === undefined) return;
-  const given = checkObject(options, 'compactionMiddleware');
-  checkOptionKeys(given, Object.keys(MIDDLEWARE_OPTIONS), 'compactionMiddleware option', HINTS);
-  const window = (given.settings as { contextWindow?: number } | undefined)?.contextWindow;
-  checkShared(given, window);
+  const given = checkAdapterOptions(options, {
+    ...SHARED,
+    where: 'compactionMiddleware',
+    known: Object.keys(MIDDLEWARE_OPTIONS),
+    strings: { name: 'unique within an agent' },
+  });
+  if (!given) return;
   if (given.mode !== undefined && given.mode !== 'context' && given.mode !== 'replace') {
     fail('mode', `must be 'context' or 'replace', got ${describeValue(given.mode)}`);
-  }
-  if (given.name !== undefined && (typeof given.name !== 'string' || given.name.length === 0)) {
-    fail('name', `must be a non-empty string, got ${describeValue(given.name)}`);
   }
 }
 
@@ -117,25 +90,25 @@ export function checkCompactionMiddlewareOptions(options: unknown): void {
  * Throws `InvalidSettingsError` naming the option.
  */
 export function checkChatHistoryOptions(options: unknown): void {
-  const given = checkObject(options, 'CompactingChatMessageHistory');
-  checkOptionKeys(given, Object.keys(HISTORY_OPTIONS), 'CompactingChatMessageHistory option', HINTS);
-  const history = given.history as Record<string, unknown> | undefined;
+  const given = checkAdapterOptions(options, {
+    ...SHARED,
+    where: 'CompactingChatMessageHistory',
+    required: true,
+    known: Object.keys(HISTORY_OPTIONS),
+    window: (values) => getContextWindow(typeof values.model === 'string' ? values.model : undefined),
+  });
+  const history = given?.history as Record<string, unknown> | undefined;
   if (!history || ['getMessages', 'addMessages', 'clear'].some((method) => typeof history[method] !== 'function')) {
     fail(
       'history',
       `must be a LangChain chat history (getMessages, addMessages, clear), got ${describeValue(history)}`,
     );
   }
-  if (typeof given.sessionId !== 'string' || given.sessionId.length === 0) {
+  const sessionId = given?.sessionId;
+  if (typeof sessionId !== 'string' || sessionId.length === 0) {
     fail(
       'sessionId',
-      `is required: a non-empty string that keys the conversation in the store, got ${describeValue(given.sessionId)}`,
+      `is required: a non-empty string that keys the conversation in the store, got ${describeValue(sessionId)}`,
     );
   }
-  const store = given.store as Record<string, unknown> | undefined;
-  if (store !== undefined && (typeof store !== 'object' || store === null || typeof store.loadRecord !== 'function')) {
-    fail('store', `must be a SessionStore (memoryStore(), fileStore(dir) or your own), got ${describeValue(store)}`);
-  }
-  const model = typeof given.model === 'string' ? given.model : undefined;
-  checkShared(given, getContextWindow(model));
 }

@@ -21,23 +21,14 @@ export const langchainSummarizerResolver: SummarizerOptionResolver<ChatModelLike
   fromModelId: (id) => langchainSummarizer(lazyChatModel(id)),
 };
 
-const byId = new Map<string, Summarizer>();
-
 /**
  * The summarizer to use: `option` when given (a model id is resolved once per
- * process), else an LLM summarizer over `fallbackModel` (the agent's model) when
- * it is a chat model, else structured. Throws `InvalidSettingsError` for anything else.
+ * process, by core's resolver), else an LLM summarizer over `fallbackModel` (the
+ * agent's model) when it is a chat model, else structured. Throws
+ * `InvalidSettingsError` for anything else.
  *
  * @default fallbackModel undefined
  */
 export function resolveSummarizer(option: SummarizerOption | undefined, fallbackModel?: unknown): Summarizer {
-  if (typeof option === 'string' && option !== 'structured' && option !== 'llm') {
-    let summarizer = byId.get(option);
-    if (!summarizer) {
-      summarizer = resolveSummarizerOption(option, langchainSummarizerResolver);
-      byId.set(option, summarizer);
-    }
-    return summarizer;
-  }
   return resolveSummarizerOption(option, langchainSummarizerResolver, fallbackModel);
 }

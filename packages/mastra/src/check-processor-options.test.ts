@@ -1,4 +1,5 @@
-import { type CompactionEvent, InvalidSettingsError } from '@compaction/core';
+import type { CompactionEvent } from '@compaction/core';
+import { invalidSettingOf } from '@compaction/core/testing';
 import { Agent } from '@mastra/core/agent';
 import { InMemoryStore } from '@mastra/core/storage';
 import { Memory } from '@mastra/memory';
@@ -8,16 +9,6 @@ import { type ScriptedModel, scriptedModel } from './__fixtures__/scripted-model
 import { CompactionProcessor } from './compaction-processor.js';
 import type { CompactionProcessorOptions } from './compaction-processor-options.js';
 import { withCompaction } from './with-compaction.js';
-
-function settingOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(InvalidSettingsError.isInstance(error)).toBe(true);
-    return (error as InvalidSettingsError).setting;
-  }
-  throw new Error('expected an InvalidSettingsError');
-}
 
 const processor = (options: unknown) => () => new CompactionProcessor(options as CompactionProcessorOptions);
 
@@ -36,8 +27,8 @@ describe('CompactionProcessor checks its options in the constructor', () => {
     [{ onCompaction() {} }, 'onCompaction'],
     [{ reserveTokens: 2000 }, 'reserveTokens'],
   ])('%o → InvalidSettingsError naming %s', (options, setting) => {
-    expect(settingOf(processor(options))).toBe(setting);
-    expect(settingOf(() => withCompaction({ id: 'a' }, options as CompactionProcessorOptions))).toBe(setting);
+    expect(invalidSettingOf(processor(options))).toBe(setting);
+    expect(invalidSettingOf(() => withCompaction({ id: 'a' }, options as CompactionProcessorOptions))).toBe(setting);
   });
 
   it("names ours for TokenLimiter's limit and suggests the fraction for trigger: 80", () => {

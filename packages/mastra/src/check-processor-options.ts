@@ -1,15 +1,7 @@
-import {
-  checkOptionKeys,
-  checkSettingsInput,
-  describeValue,
-  getContextWindow,
-  InvalidSettingsError,
-  type PeerOptionHint,
-  resolveSettings,
-  SETTINGS_AT_TOP_LEVEL,
-} from '@compaction/core';
+import { getContextWindow, type PeerOptionHint, SETTINGS_AT_TOP_LEVEL } from '@compaction/core';
+import { checkAdapterOptions } from '@compaction/core/internal';
 import type { CompactionProcessorOptions } from './compaction-processor-options.js';
-import { resolveProcessorSummarizer } from './resolve-summarizer.js';
+import { mastraSummarizerResolver } from './resolve-summarizer.js';
 
 /** Every option; typed, so a new option must be listed here (or the typecheck fails). */
 const OPTIONS = {
@@ -45,10 +37,6 @@ const HINTS: Readonly<Record<string, PeerOptionHint>> = {
   name: { from: 'Mastra processors', use: 'id' },
 };
 
-function fail(setting: string, problem: string): never {
-  throw new InvalidSettingsError({ setting, problem });
-}
-
 /**
  * Checks the options of `CompactionProcessor` in its constructor: known keys
  * (`TokenLimiter`'s `limit`, `encoding`, … are told ours), the settings against
@@ -57,38 +45,13 @@ function fail(setting: string, problem: string): never {
  * Throws `InvalidSettingsError` naming the option.
  */
 export function checkProcessorOptions(options: unknown): void {
-  if (options === undefined) return;
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    fail('options', `CompactionProcessor takes an options object, got ${describeValue(options)}`);
-  }
-  const given = options as Record<string, unknown>;
-  checkOptionKeys(given, Object.keys(OPTIONS), 'CompactionProcessor option', HINTS);
-  if (given.model !== undefined && typeof given.model !== 'string') {
-    fail(
-      'model',
-      `must be the model id string (for the window), got ${describeValue(given.model)}; a model to summarize with goes in summarizer`,
-    );
-  }
-  checkSettingsInput(given.settings);
-  resolveSettings(
-    given.settings as CompactionProcessorOptions['settings'],
-    getContextWindow(given.model as string | undefined),
-  );
-  resolveProcessorSummarizer(given.summarizer);
-  const store = given.store as Record<string, unknown> | undefined;
-  if (store !== undefined && (typeof store !== 'object' || store === null || typeof store.loadRecord !== 'function')) {
-    fail('store', `must be a SessionStore (memoryStore(), fileStore(dir) or your own), got ${describeValue(store)}`);
-  }
-  if (given.counter !== undefined && typeof (given.counter as { countText?: unknown }).countText !== 'function') {
-    fail('counter', `must be a core TokenCounter ({ name, countText }), got ${describeValue(given.counter)}`);
-  }
-  for (const key of ['sessionId', 'id'] as const) {
-    const value = given[key];
-    if (value !== undefined && (typeof value !== 'string' || value.length === 0)) {
-      fail(key, `must be a non-empty string, got ${describeValue(value)}`);
-    }
-  }
-  if (given.onEvent !== undefined && typeof given.onEvent !== 'function') {
-    fail('onEvent', `must be a function (event) => void, got ${describeValue(given.onEvent)}`);
-  }
+  checkAdapterOptions(options, {
+    where: 'CompactionProcessor',
+    known: Object.keys(OPTIONS),
+    hints: HINTS,
+    summarizer: mastraSummarizerResolver,
+    modelId: 'a model to summarize with goes in summarizer',
+    window: (given) => getContextWindow(typeof given.model === 'string' ? given.model : undefined),
+    strings: { sessionId: 'the conversation, for every run', id: "the processor's id" },
+  });
 }

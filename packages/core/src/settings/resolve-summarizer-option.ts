@@ -27,13 +27,15 @@ export type SummarizerOptionResolver<TModel> = {
 };
 
 const wrapped = new WeakMap<object, WeakMap<object, Summarizer>>();
+const byId = new WeakMap<object, Map<string, Summarizer>>();
 
 /**
  * The summarizer an adapter option asks for:
  * - a core `Summarizer` (`{ name, summarize }`) as it is;
  * - `'structured'`: core's deterministic summary;
  * - a model of the framework: its LLM summarizer (one per model and resolver, reused);
- * - a model id string, when the framework resolves ids (`fromModelId`);
+ * - a model id string, when the framework resolves ids (`fromModelId`): resolved once
+ *   per id and resolver in the process, so every session of one id shares it;
  * - `'llm'` or nothing: an LLM summarizer over `defaultModel` when that is a model,
  *   else (nothing given) the structured summary;
  * anything else is an {@link InvalidSettingsError} naming the option and what it accepts.
@@ -50,8 +52,9 @@ export function resolveSummarizerOption<TModel>(
   if (typeof (value as { summarize?: unknown } | null)?.summarize === 'function') return value as Summarizer;
   if (value === 'structured') return structuredSummarizer();
   if (resolver.isModel(value)) return fromModel(value as TModel & object, resolver);
-  if (typeof value === 'string' && value !== 'llm' && value.trim() !== '' && resolver.fromModelId) {
-    return resolver.fromModelId(value);
+  const fromModelId = resolver.fromModelId;
+  if (typeof value === 'string' && value !== 'llm' && value.trim() !== '' && fromModelId) {
+    return fromId(value, resolver, (id) => fromModelId.call(resolver, id));
   }
   if (value === undefined || value === 'llm') {
     if (resolver.isModel(defaultModel)) return fromModel(defaultModel as TModel & object, resolver);
@@ -77,6 +80,24 @@ function fromModel<TModel>(model: TModel & object, resolver: SummarizerOptionRes
   if (!summarizer) {
     summarizer = resolver.fromModel(model);
     byModel.set(model, summarizer);
+  }
+  return summarizer;
+}
+
+function fromId<TModel>(
+  id: string,
+  resolver: SummarizerOptionResolver<TModel>,
+  make: (id: string) => Summarizer,
+): Summarizer {
+  let ids = byId.get(resolver);
+  if (!ids) {
+    ids = new Map();
+    byId.set(resolver, ids);
+  }
+  let summarizer = ids.get(id);
+  if (!summarizer) {
+    summarizer = make(id);
+    ids.set(id, summarizer);
   }
   return summarizer;
 }

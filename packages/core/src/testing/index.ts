@@ -1,4 +1,5 @@
 export { contractMessages } from './contract-messages.js';
+export { invalidSettingOf } from './invalid-setting-of.js';
 export {
   type CorruptionKind,
   type SessionStoreContractCase,
