@@ -1,22 +1,19 @@
 import { removeFileOperationBlocks } from '../file-operations/remove-file-operation-blocks.js';
-import { renderFileOperations } from '../file-operations/render-file-operations.js';
-import { appendLastRequest, splitLastRequest } from '../framing/split-last-request.js';
-import type { SummarizeRequest } from '../types.js';
+import { splitLastRequest } from '../framing/split-last-request.js';
+import type { SummarizeRequest, SummaryDraft } from '../types.js';
 
 /**
- * The stored text of a summary from its body. A `history` summary gets the authoritative
- * file lists of `request.fileOps` (any `<read-files>` / `<modified-files>` blocks in the body
- * are replaced, so paths are never lost) and then `Last request from user was: …` with
- * `request.lastUserRequest` verbatim. A `turn-prefix` summary is the body alone (the history
- * summary carries the files and the last request). A blank body stays blank.
+ * The draft of a model's answer: the summary it wrote ({@link extractModelSummary}), kept as
+ * written, as the part's text. The prompt shows the model the whole format, so it may write
+ * `<read-files>` / `<modified-files>` blocks and a `Last request from user was: …` line of its
+ * own: those are dropped, never read — the state keeps the file lists (`request.fileOps`) and
+ * the last request (`request.lastUserRequest`, on a `history` draft) as fields and renders them.
  */
-export function composeSummary(
-  body: string,
-  request: Pick<SummarizeRequest, 'kind' | 'fileOps' | 'lastUserRequest'>,
-): string {
-  const content = removeFileOperationBlocks(splitLastRequest(body).body).trim();
-  if (!content || request.kind === 'turn-prefix') return content;
-  return appendLastRequest(`${content}\n\n${renderFileOperations(request.fileOps)}`, request.lastUserRequest);
+export function modelDraft(answer: string, request: Pick<SummarizeRequest, 'kind' | 'lastUserRequest'>): SummaryDraft {
+  const text = removeFileOperationBlocks(splitLastRequest(extractModelSummary(answer)).body).trim();
+  return request.kind === 'history' && request.lastUserRequest?.trim()
+    ? { text, lastRequest: request.lastUserRequest }
+    : { text };
 }
 
 /**

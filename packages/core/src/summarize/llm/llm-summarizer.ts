@@ -10,9 +10,10 @@ import {
   wrapTranscript,
 } from '../framing/serialize-conversation.js';
 import { checkSummaryQuality } from '../quality/check-summary-quality.js';
-import type { GenerateText, SummarizeRequest, Summarizer } from '../types.js';
+import { renderDraft } from '../render-summary.js';
+import type { GenerateText, SummarizeRequest, Summarizer, SummaryDraft } from '../types.js';
 import { buildSummaryPrompt, buildSummaryPromptFromTranscript } from './build-summary-prompt.js';
-import { composeSummary, extractModelSummary } from './compose-summary.js';
+import { modelDraft } from './compose-summary.js';
 import { DEFAULT_PROMPTS, type SummaryPrompts } from './summary-prompts.js';
 
 /** Output limit of a `history` summary. */
@@ -69,8 +70,9 @@ type Rejection = { reason: SummaryRejection; detail: string; cause?: unknown };
  * An error text is never returned as a summary. An aborted `request.signal` is rethrown
  * at once, without a retry.
  *
- * The stored text ends with the file lists of `request.fileOps` (replacing whatever the
- * model wrote there) and, for `history`, `Last request from user was: …` (cut, with a
+ * What the model wrote is kept as the summary's text (its `draft`); the text `summarize`
+ * returns, and the engine renders, ends with the file lists of `request.fileOps` (whatever the
+ * model wrote there is dropped) and, for `history`, `Last request from user was: …` (cut, with a
  * marker, to half of `request.maxTokens` — at least 500 tokens — when it is a huge paste:
  * the kept messages hold it whole).
  *
@@ -111,7 +113,7 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
     request: SummarizeRequest,
     check: { replacedTokens: number; previousSummary: string | undefined },
     maxOutputTokens: number,
-  ): Promise<string> {
+  ): Promise<Drafted> {
     let rejection: Rejection | undefined;
     for (let attempt = 0; attempt < 2; attempt++) {
       request.signal?.throwIfAborted();
@@ -133,7 +135,8 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
         [SPAN_ATTRIBUTES.outputTokens]: answer?.usage?.outputTokens,
       });
       const raw = typeof answer?.text === 'string' ? answer.text : '';
-      const text = composeSummary(extractModelSummary(raw), request);
+      const draft = modelDraft(raw, request);
+      const text = renderDraft(request.kind, draft, request.fileOps);
       const quality = checkSummaryQuality(text, {
         kind: request.kind,
         replacedTokens: check.replacedTokens,
@@ -141,7 +144,7 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
         finishReason: answer?.finishReason,
         previousSummary: check.previousSummary,
       });
-      if (quality.ok) return text;
+      if (quality.ok) return { text, draft };
       rejection = { reason: quality.reason, detail: quality.detail };
     }
     const final = rejection ?? { reason: 'error' as const, detail: 'no attempt was made' };
@@ -154,41 +157,45 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
 
   return {
     name: 'llm',
-    async summarize(request: SummarizeRequest): Promise<string> {
-      const counter = request.counter;
-      const window = options.contextWindow ?? validWindow(request.contextWindow) ?? DEFAULT_SUMMARY_CONTEXT_WINDOW;
-      // In a small window the answer may take at most an eighth of it (512 tokens at least), leaving
-      // room for the transcript: the engine asks for summaries of 5% of the window anyway.
-      const maxOutputTokens = Math.min(
-        request.kind === 'turn-prefix' ? limits.turnPrefix : limits.history,
-        Math.max(MIN_OUTPUT_TOKENS, Math.floor(window / 8)),
-      );
-      // The prompt may take what the window holds beyond the answer and the margin.
-      const budget = Math.floor(window * (1 - SUMMARY_REQUEST_MARGIN)) - maxOutputTokens;
-      // A huge final paste is carried capped, not verbatim: the kept messages still hold it whole.
-      const lastRequestCap = Math.max(500, Math.floor((request.maxTokens ?? 4000) / 2));
-      const capped: SummarizeRequest =
-        request.lastUserRequest !== undefined
-          ? { ...request, lastUserRequest: cutToTokens(request.lastUserRequest, lastRequestCap, counter) }
-          : request;
-      const previousSummary = capped.kind === 'history' ? capped.previousSummary : undefined;
-
-      const prompt = buildSummaryPrompt(capped, prompts, options.serialize);
-      // Byte-level tokenizers count at most 3 tokens per UTF-16 unit: most prompts fit without counting.
-      const fits = (text: string) =>
-        3 * (text.length + prompts.system.length) <= budget ||
-        counter.countText(text) + counter.countText(prompts.system) <= budget;
-      if (fits(prompt)) {
-        return generateChecked(
-          prompt,
-          capped,
-          { replacedTokens: capped.replacedTokens, previousSummary },
-          maxOutputTokens,
-        );
-      }
-      return summarizeInChunks(capped, { budget, maxOutputTokens, previousSummary });
-    },
+    summarize: async (request) => (await run(request)).text,
+    draft: async (request) => (await run(request)).draft,
   };
+
+  /** The summary of one request, as text and as the draft the text is rendered from. */
+  async function run(request: SummarizeRequest): Promise<Drafted> {
+    const counter = request.counter;
+    const window = options.contextWindow ?? validWindow(request.contextWindow) ?? DEFAULT_SUMMARY_CONTEXT_WINDOW;
+    // In a small window the answer may take at most an eighth of it (512 tokens at least), leaving
+    // room for the transcript: the engine asks for summaries of 5% of the window anyway.
+    const maxOutputTokens = Math.min(
+      request.kind === 'turn-prefix' ? limits.turnPrefix : limits.history,
+      Math.max(MIN_OUTPUT_TOKENS, Math.floor(window / 8)),
+    );
+    // The prompt may take what the window holds beyond the answer and the margin.
+    const budget = Math.floor(window * (1 - SUMMARY_REQUEST_MARGIN)) - maxOutputTokens;
+    // A huge final paste is carried capped, not verbatim: the kept messages still hold it whole.
+    const lastRequestCap = Math.max(500, Math.floor((request.maxTokens ?? 4000) / 2));
+    const capped: SummarizeRequest =
+      request.lastUserRequest !== undefined
+        ? { ...request, lastUserRequest: cutToTokens(request.lastUserRequest, lastRequestCap, counter) }
+        : request;
+    const previousSummary = capped.kind === 'history' ? capped.previousSummary : undefined;
+
+    const prompt = buildSummaryPrompt(capped, prompts, options.serialize);
+    // Byte-level tokenizers count at most 3 tokens per UTF-16 unit: most prompts fit without counting.
+    const fits = (text: string) =>
+      3 * (text.length + prompts.system.length) <= budget ||
+      counter.countText(text) + counter.countText(prompts.system) <= budget;
+    if (fits(prompt)) {
+      return generateChecked(
+        prompt,
+        capped,
+        { replacedTokens: capped.replacedTokens, previousSummary },
+        maxOutputTokens,
+      );
+    }
+    return summarizeInChunks(capped, { budget, maxOutputTokens, previousSummary });
+  }
 
   /** A span too long for one request: chunk by chunk, each chunk's summary the next one's previous summary. */
   async function summarizeInChunks(
@@ -198,7 +205,7 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
       maxOutputTokens,
       previousSummary,
     }: { budget: number; maxOutputTokens: number; previousSummary: string | undefined },
-  ): Promise<string> {
+  ): Promise<Drafted> {
     const counter = request.counter;
     const serializeOptions =
       request.kind === 'turn-prefix' ? { ...options.serialize, includeReasoning: false } : options.serialize;
@@ -219,6 +226,7 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
       });
     }
     const chunks = chunkLines(serializeMessages(request.messages, serializeOptions), chunkBudget, counter);
+    let last: Drafted = { text: current ?? '', draft: { text: current ?? '', verbatim: true } };
     for (const chunk of chunks) {
       const prompt = buildSummaryPromptFromTranscript(
         {
@@ -230,16 +238,20 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
         prompts,
       );
       const replacedTokens = chunk.tokens + (current ? counter.countText(current) : 0);
-      current = await generateChecked(
+      last = await generateChecked(
         prompt,
         request,
         { replacedTokens, previousSummary: request.kind === 'history' ? current : undefined },
         maxOutputTokens,
       );
+      current = last.text;
     }
-    return current ?? '';
+    return last;
   }
 }
+
+/** A summary as text, and the draft it is rendered from. */
+type Drafted = { text: string; draft: SummaryDraft };
 
 /** Tokens for the tags and blank lines around a chunk's sections, and a corrective note. */
 const CHUNK_OVERHEAD_TOKENS = 200;

@@ -1,10 +1,12 @@
 import { mergeFileOperations } from '../file-operations/merge-file-operations.js';
 import { cutText } from '../framing/cut-text.js';
 import { userWords } from '../framing/harness-text.js';
-import type { SummarizeRequest } from '../types.js';
+import { previousOf } from '../previous-summary.js';
+import type { SummarizeRequest, SummaryPart } from '../types.js';
+import { loadCarriedFacts } from './carried-facts.js';
 import { collectSummaryFacts } from './collect-summary-facts.js';
-import { parseSummaryFacts } from './parse-summary-facts.js';
-import { renderStructuredSummary } from './render-structured-summary.js';
+import { parseSummaryFacts, readSummaryLines } from './parse-summary-facts.js';
+import { renderStructuredSummary, type StructuredRender } from './render-structured-summary.js';
 import { addRequest, type CommandFact, dedupeErrors, type SummaryFacts, upgradeRequest } from './summary-facts.js';
 
 /** The default token budget of {@link structuredSummarizer}. */
@@ -19,24 +21,31 @@ export const COMPACT_STRUCTURED_BUDGET = 2000;
 
 /**
  * The deterministic summary of {@link structuredSummarizer}, synchronously: the facts of
- * `request.messages` merged with those read back from `request.previousSummary`, rendered
- * within `maxTokens` (measured with `request.counter`; also kept under `request.replacedTokens`,
- * so a summary is always smaller than what it replaces). The cost depends on the new messages
- * and the previous summary (itself within its budget), not on the session's age.
- * The last request is carried verbatim unless it alone is over a quarter of the budget;
- * harness-injected text (`<task-notification>`, `<system-reminder>`, …) is never taken as one.
+ * `request.messages` merged with those the earlier summary carried (`request.previous`: the
+ * facts stored with a structured part; a part written as prose, by a model, is read for its
+ * lines; a `previousSummary` given alone is read once as text), rendered within `maxTokens`
+ * (measured with `request.counter`; also kept under `request.replacedTokens`, so a summary is
+ * always smaller than what it replaces). The cost depends on the new messages and the previous
+ * summary (itself within its budget), not on the session's age. The last request is carried
+ * verbatim unless it alone is over a quarter of the budget; harness-injected text
+ * (`<task-notification>`, `<system-reminder>`, …) is never taken as one.
  */
 export function buildStructuredSummary(request: SummarizeRequest, { maxTokens }: { maxTokens: number }): string {
+  return buildStructuredDraft(request, { maxTokens }).text;
+}
+
+/** {@link buildStructuredSummary}, with the draft its text is rendered from (what the state keeps). */
+export function buildStructuredDraft(
+  request: SummarizeRequest,
+  { maxTokens }: { maxTokens: number },
+): StructuredRender {
   const shared = splitTurnShare(request, maxTokens);
   const budget =
     request.replacedTokens > 1 && Number.isFinite(request.replacedTokens)
       ? Math.max(1, Math.min(shared, Math.ceil(request.replacedTokens) - 1))
       : shared;
   const current = collectSummaryFacts(request.messages);
-  const previous =
-    request.kind === 'history' && request.previousSummary?.trim()
-      ? parseSummaryFacts(request.previousSummary)
-      : undefined;
+  const previous = previousFacts(request);
   const facts = previous ? mergeFacts(previous, current) : current;
   facts.fileOps = mergeFileOperations(previous?.fileOps, request.fileOps);
   const given = request.lastUserRequest !== undefined ? userWords(request.lastUserRequest) : '';
@@ -49,6 +58,33 @@ export function buildStructuredSummary(request: SummarizeRequest, { maxTokens }:
     instructions: request.kind === 'history' ? request.instructions : undefined,
     lastRequest,
   });
+}
+
+/**
+ * The facts of the earlier summary, part by part in order: a part's carried facts; a part
+ * written as prose, its lines; a `verbatim` part (text from outside the engine's fields), its
+ * lines, file lists and last request, read once. Its carried last request and file lists join.
+ */
+function previousFacts(request: SummarizeRequest): SummaryFacts | undefined {
+  const previous = previousOf(request);
+  if (!previous) return undefined;
+  let facts: SummaryFacts | undefined;
+  for (const part of previous.parts) {
+    const partFacts = factsOfPart(part);
+    if (facts) {
+      const fileOps = mergeFileOperations(facts.fileOps, partFacts.fileOps);
+      facts = { ...mergeFacts(facts, partFacts), fileOps };
+    } else facts = partFacts;
+  }
+  if (!facts) return undefined;
+  if (previous.lastRequest?.trim()) facts.lastRequest = previous.lastRequest;
+  if (previous.fileOps) facts.fileOps = mergeFileOperations(facts.fileOps, previous.fileOps);
+  return facts;
+}
+
+function factsOfPart(part: SummaryPart): SummaryFacts {
+  if (part.facts) return loadCarriedFacts(part.facts);
+  return part.verbatim ? parseSummaryFacts(part.text) : readSummaryLines(part.text);
 }
 
 /**
@@ -96,7 +132,7 @@ function mergeFacts(previous: SummaryFacts, current: SummaryFacts): SummaryFacts
     statements: [...previous.statements, ...current.statements],
     todos: current.todos.length > 0 ? current.todos : previous.todos,
     commands: mergeCommands(previous.commands, current.commands),
-    carried: previous.carried,
+    carried: [...previous.carried, ...current.carried.filter((line) => !previous.carried.includes(line))],
     summarizedMessages: previous.summarizedMessages + current.summarizedMessages,
     mentioned: new Set([...previous.mentioned, ...current.mentioned]),
     ...(previous.root ? { root: previous.root } : {}),

@@ -1,8 +1,7 @@
-import { parseFileOperations } from '../file-operations/parse-file-operations.js';
-import { removeFileOperationBlocks } from '../file-operations/remove-file-operation-blocks.js';
-import { splitLastRequest } from '../framing/split-last-request.js';
+import { readVerbatimSummary } from '../legacy/read-verbatim-summary.js';
 import { isCheckCommand } from './command-facts.js';
 import {
+  BULLET,
   IN_PROGRESS_LINE,
   MORE_ERRORS_LINE,
   PLACEHOLDER_LINE,
@@ -15,24 +14,35 @@ import {
 } from './structured-summary-lines.js';
 import { addRequest, emptySummaryFacts, oneLine, type SummaryFacts } from './summary-facts.js';
 
-const BULLET = /^(?:[-*+]|\d+\.)\s+(?:\[[ xX]\]\s+)?/;
 const CARRIED_AS_IS = new Set(['earlier context', 'recent assistant statements']);
 
 /**
- * Reads an earlier summary back into facts, so an update carries everything forward. A
- * structured summary reads back its goal, user requests (in order), tool counts, errors and
- * commands (with the tool's text, still data), files and last request; from any other summary (an
- * LLM's) it takes the goal, the files and the last request. Every other line is kept as a
- * carried line labelled with its heading, e.g. `(Key Decisions) **Use zod**: …` (lines
- * already under Earlier Context stay as they are). The folder its paths were written relative
- * to is kept, so the next summary writes them against the same folder.
+ * Reads a summary that exists only as text (a state of schema 1, a custom summarizer's answer,
+ * a `previousSummary` given alone) into facts: its file lists and last request with the legacy
+ * reader `readVerbatimSummary`, its lines with {@link readSummaryLines}. Summaries the engine
+ * made carry their facts in the state and never come here.
  */
 export function parseSummaryFacts(summary: string): SummaryFacts {
-  const facts = emptySummaryFacts();
-  const { body, lastRequest } = splitLastRequest(summary);
-  facts.fileOps = parseFileOperations(summary);
+  const { body, lastRequest, fileOps } = readVerbatimSummary(summary);
+  const facts = readSummaryLines(body);
+  facts.fileOps = fileOps;
   if (lastRequest?.trim()) facts.lastRequest = lastRequest;
-  const lines = removeFileOperationBlocks(body).split('\n');
+  return facts;
+}
+
+/**
+ * The facts in the lines of a summary's text (no file lists, no last-request line): what a
+ * structured summary takes over from a summary written as prose by a model. A structured
+ * summary's lines read back as its goal, user requests (in order), tool counts, errors and
+ * commands (with the tool's text, still data); from any other summary (an LLM's) it takes the
+ * goal. Every other line is kept as a carried line labelled with its heading, e.g.
+ * `(Key Decisions) **Use zod**: …` (lines already under Earlier Context stay as they are). The
+ * folder its paths were written relative to is kept, so the next summary writes them against
+ * the same folder.
+ */
+export function readSummaryLines(body: string): SummaryFacts {
+  const facts = emptySummaryFacts();
+  const lines = body.split('\n');
   const root = lines.map((line) => ROOT_LINE.exec(line.trim())?.[1]).find(Boolean);
   const goal: string[] = [];
   let section: string | undefined;

@@ -1,17 +1,16 @@
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import { commonRoot } from '../file-operations/common-root.js';
-import { condenseFileOperations, type FileListing } from '../file-operations/condense-file-operations.js';
-import { renderFileOperations } from '../file-operations/render-file-operations.js';
+import type { FileListing } from '../file-operations/condense-file-operations.js';
 import { appendLastRequest } from '../framing/split-last-request.js';
-import type { SummarizeRequest } from '../types.js';
+import { fileListText, historyText } from '../render-summary.js';
+import type { SummarizeRequest, SummaryDraft } from '../types.js';
+import { carriedSummaryFacts } from './carried-summary-facts.js';
 import { focusLines } from './focus-lines.js';
 import { selectSummaryItems } from './select-summary-items.js';
 import { codeSpan, summarizedLine } from './structured-summary-lines.js';
 import { type SummaryFacts, shorten } from './summary-facts.js';
 import { type SummaryItem, type SummarySection, summaryItems } from './summary-items.js';
-
-/** What a rendering must hold whatever the budget, from generous to condensed. */
-type RequiredLevel = { requestChars: number; files: FileListing; maxRequests: number };
+import { GOAL_CHARS, listedRequests, type RequiredLevel, sectionLines } from './summary-layout.js';
 
 /**
  * The required part (goal, every request, every path, the last request) is rendered at the
@@ -36,8 +35,6 @@ const LEVELS: readonly RequiredLevel[] = [
 ];
 /** What ends a summary cut to fit: a placeholder line, so nothing reads it back as a request or a path. */
 const CUT_LINE = '- (cut to fit the budget)';
-/** Characters of the goal line (the first request, which the request list holds too). */
-const GOAL_CHARS = 200;
 /** More characters a token than any tokenizer packs into text like paths: a listing longer than the budget times this is over it. */
 const MAX_CHARS_PER_TOKEN = 32;
 /** Share of the budget the required part may take before a more condensed level is tried. */
@@ -60,14 +57,20 @@ export type StructuredRenderOptions = {
   lastRequest?: string | undefined;
 };
 
+/** A structured summary: its text, and the draft the state keeps (the text is rendered from it). */
+export type StructuredRender = { text: string; draft: SummaryDraft };
+
 /**
- * The text of a structured summary of `facts`, within `options.maxTokens`: the headings of
- * the LLM format; the goal, every genuine user request and every file path (required,
- * condensed last); then the optional lines (`summaryItems`) chosen by information value
- * until the budget is used (`selectSummaryItems`), each in its section in the order it
- * happened. A history summary ends with the file blocks and the last request.
+ * A structured summary of `facts`, within `options.maxTokens`: the headings of the LLM format;
+ * the goal, every genuine user request and every file path (required, condensed last); then
+ * the optional lines (`summaryItems`) chosen by information value until the budget is used
+ * (`selectSummaryItems`), each in its section in the order it happened. A history summary
+ * ends with the file blocks and the last request. Returns the text and the draft it is
+ * rendered from: the sections, the file listing chosen, the last request and the facts the
+ * text shows (carried into the next update). A summary that only fits cut at a line is a
+ * `verbatim` draft.
  */
-export function renderStructuredSummary(facts: SummaryFacts, options: StructuredRenderOptions): string {
+export function renderStructuredSummary(facts: SummaryFacts, options: StructuredRenderOptions): StructuredRender {
   const count = (text: string) => options.counter.countText(text);
   const paths = [...facts.fileOps.modified, ...facts.fileOps.read, ...facts.files.map((file) => file.path)];
   // An earlier summary's folder is kept while every path is under it, so its carried lines stay right.
@@ -79,8 +82,7 @@ export function renderStructuredSummary(facts: SummaryFacts, options: Structured
     let block = fileBlocks.get(listing);
     if (!block) {
       // A turn-prefix summary has no file blocks: the history summary carries them.
-      const text =
-        options.kind === 'turn-prefix' ? '' : renderFileOperations(condenseFileOperations(facts.fileOps, listing));
+      const text = options.kind === 'turn-prefix' ? '' : fileListText(facts.fileOps, listing);
       // A listing far longer than the budget in characters cannot fit: no need to count it.
       block = {
         text,
@@ -91,18 +93,45 @@ export function renderStructuredSummary(facts: SummaryFacts, options: Structured
     return block;
   };
   const render = (level: RequiredLevel, chosen: readonly SummaryItem[]) =>
-    assemble(facts, options, level, root, chosen, filesOf(level.files).text);
+    appendLastRequest(
+      historyText(assemble(facts, options, level, root, chosen), filesOf(level.files).text),
+      options.lastRequest,
+    );
+  const result = (level: RequiredLevel, chosen: readonly SummaryItem[], text: string): StructuredRender => {
+    const carried = carriedSummaryFacts(facts, {
+      kind: options.kind,
+      instructions: options.instructions,
+      level,
+      root,
+      chosen,
+    });
+    const fitted = cutToBudget(text, options);
+    if (fitted !== text) return { text: fitted, draft: { text: fitted, verbatim: true, facts: carried } };
+    const body = assemble(facts, options, level, root, chosen);
+    const draft: SummaryDraft =
+      options.kind === 'turn-prefix'
+        ? { text: body, facts: carried }
+        : {
+            text: body,
+            facts: carried,
+            fileListing: level.files,
+            ...(options.lastRequest?.trim() ? { lastRequest: options.lastRequest } : {}),
+          };
+    return { text, draft };
+  };
   let level = LEVELS[LEVELS.length - 1]!;
   let requiredTokens: number | undefined;
   for (const [index, candidate] of LEVELS.entries()) {
-    const tokens = count(assemble(facts, options, candidate, root, [], '')) + filesOf(candidate.files).tokens;
+    const tokens =
+      count(appendLastRequest(assemble(facts, options, candidate, root, []), options.lastRequest)) +
+      filesOf(candidate.files).tokens;
     const roomy = tokens <= options.maxTokens * REQUIRED_SHARE;
     if (roomy || (tokens <= options.maxTokens && requiredTokens === undefined))
       [level, requiredTokens] = [candidate, tokens];
     // Past the floor, requests and paths are condensed only when the floor does not fit at all.
     if (roomy || (index >= FLOOR_LEVEL && requiredTokens !== undefined)) break;
   }
-  if (requiredTokens === undefined) return cutToBudget(render(level, []), options);
+  if (requiredTokens === undefined) return result(level, [], render(level, []));
   // Names the user or the assistant wrote in their own words are what the conversation is about.
   const nameWeight = (name: string) => (facts.mentioned.has(name) ? 1 : MENTIONED_ONLY_IN_CODE);
   let chosen = selectSummaryItems(items, Math.floor((options.maxTokens - requiredTokens) * 0.98), count, nameWeight);
@@ -111,7 +140,7 @@ export function renderStructuredSummary(facts: SummaryFacts, options: Structured
     chosen = chosen.slice(0, Math.floor(chosen.length * 0.9));
     text = render(level, chosen);
   }
-  return cutToBudget(text, options);
+  return result(level, chosen, text);
 }
 
 function assemble(
@@ -120,26 +149,15 @@ function assemble(
   level: RequiredLevel,
   root: string | undefined,
   chosen: readonly SummaryItem[],
-  files: string,
 ): string {
   const section = (key: SummarySection, none: string) => {
-    const items = chosen.filter((item) => item.section === key).sort((a, b) => a.order - b.order);
-    const written = new Set(items.map((item) => item.text));
-    const lines: string[] = [];
-    for (const item of items) {
-      if (item.head !== undefined && !written.has(item.head)) {
-        lines.push(item.head);
-        written.add(item.head);
-      }
-      lines.push(item.text);
-    }
+    const lines = sectionLines(chosen, key).map((line) => line.text);
     return lines.length > 0 ? lines : none ? [none] : [];
   };
-  const listed = facts.requests.slice(Math.max(0, facts.requests.length - level.maxRequests));
-  const first = (facts.unlistedRequests ?? 0) + facts.requests.length - listed.length;
+  const { unlisted: first, listed } = listedRequests(facts, level);
   const requests = [
     ...(first > 0 ? [`- (${first} earlier request${first > 1 ? 's' : ''} not listed)`] : []),
-    ...listed.map((request, index) => `${first + index + 1}. ${shorten(request, level.requestChars)}`),
+    ...listed.map((request, index) => `${first + index + 1}. ${request}`),
   ];
   const rootLine = root ? [`- Paths are relative to ${codeSpan(root)}`] : [];
   if (options.kind === 'turn-prefix') {
@@ -201,7 +219,7 @@ function assemble(
       ],
     ],
   ]);
-  return appendLastRequest(files ? `${body}\n\n${files}` : body, options.lastRequest);
+  return body;
 }
 
 /** The last resort when even the most condensed rendering is over the budget: cut at a character share. */

@@ -1,6 +1,6 @@
 import { InvalidSettingsError } from '../../errors/invalid-settings-error.js';
-import type { Summarizer } from '../types.js';
-import { buildStructuredSummary, DEFAULT_STRUCTURED_BUDGET } from './build-structured-summary.js';
+import type { SummarizeRequest, Summarizer } from '../types.js';
+import { buildStructuredDraft, DEFAULT_STRUCTURED_BUDGET } from './build-structured-summary.js';
 
 const KNOWN_OPTIONS: readonly string[] = ['maxTokens'];
 
@@ -29,9 +29,11 @@ export type StructuredSummarizerOptions = {
  * from a tool is quoted as data on the line of a label naming the tool, never as the summary's
  * or the user's words. Beyond what is required, lines are chosen by information value (names
  * not yet carried, names the conversation mentions, recent work first) until the budget is
- * used. An update reads the previous summary back and merges it, older detail condensed first,
+ * used. An update merges the facts the previous summary carried, older detail condensed first,
  * so stacked compactions stay within budget and lose no request or path from the state's file
- * lists. It does not fail on any valid request.
+ * lists. It does not fail on any valid request. Its `draft` is what the engine stores: the
+ * sections, the file listing and the facts it shows, so the next update merges facts instead
+ * of reading the text back.
  *
  * @example
  * ```ts
@@ -54,9 +56,11 @@ export function structuredSummarizer(options: StructuredSummarizerOptions = {}):
   if (!Number.isInteger(maxTokens) || maxTokens < 1) {
     throw new InvalidSettingsError({ setting: 'maxTokens', problem: `must be a positive integer, got ${maxTokens}` });
   }
+  const build = (request: SummarizeRequest) =>
+    buildStructuredDraft(request, { maxTokens: Math.min(maxTokens, request.maxTokens ?? maxTokens) });
   return {
     name: 'structured',
-    summarize: async (request) =>
-      buildStructuredSummary(request, { maxTokens: Math.min(maxTokens, request.maxTokens ?? maxTokens) }),
+    summarize: async (request) => build(request).text,
+    draft: async (request) => build(request).draft,
   };
 }

@@ -27,6 +27,9 @@ export function summarizedLine(total: number, span: number): string {
   return `- Messages summarized so far: ${total.toLocaleString('en-US')} (${span.toLocaleString('en-US')} in this update)`;
 }
 
+/** A list bullet, with a task box (`- [x] `, `1. `): what a carried line drops. */
+export const BULLET = /^(?:[-*+]|\d+\.)\s+(?:\[[ xX]\]\s+)?/;
+
 /** A line that only holds a parenthesized placeholder: `- (none)`, `1. (continue …)`. */
 export const PLACEHOLDER_LINE = /^(?:[-*+]|\d+\.)\s+(?:\[[ xX]\]\s+)?\(.*\)\.?$/;
 
@@ -80,7 +83,8 @@ export function codeSpan(text: string): string {
 export const TOOL_TEXT_CHARS = 200;
 /** The prefix of the line that gives the last build/test status. */
 export const LAST_CHECK = 'Last build/test: ';
-const COMMAND_CHARS = 160;
+/** How much of a command a line shows. */
+export const COMMAND_CHARS = 160;
 const QUOTED = String.raw`"(?:[^"\\]|\\.)*"`;
 /**
  * `- \`npm test\` (×3) — Run the tests → failed (exit 1); failing (quoted data): ["a"]; Bash output (quoted data): "…"`

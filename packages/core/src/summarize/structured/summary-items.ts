@@ -8,7 +8,13 @@ import {
   TOOL_TEXT_CHARS,
   toolsLine,
 } from './structured-summary-lines.js';
-import { type FileChangeFact, type SummaryFacts, shorten } from './summary-facts.js';
+import {
+  type CommandFact,
+  type FileChangeFact,
+  type SummaryFacts,
+  shorten,
+  type ToolErrorFact,
+} from './summary-facts.js';
 
 /** Where an item goes in the summary. */
 export type SummarySection =
@@ -36,7 +42,15 @@ export type SummaryItem = {
   at: number;
   /** The line this one continues (a file's first line): written before it when not chosen itself. */
   head?: string;
+  /** The fact the line shows, when an update merges it as a fact rather than carrying the line. */
+  fact?: SummaryItemFact;
 };
+
+/** What a line is a rendering of: the tools line, an error, a command. */
+export type SummaryItemFact =
+  | { kind: 'tools' }
+  | { kind: 'error'; error: ToolErrorFact }
+  | { kind: 'command'; command: CommandFact };
 
 const FIRST_NAMES = 8;
 const LAST_STATEMENT_CHARS = 300;
@@ -54,7 +68,14 @@ export function summaryItems(facts: SummaryFacts, root: string | undefined): Sum
   const relative = (path: string) =>
     root && path.startsWith(root) && path.length > root.length ? path.slice(root.length) : path;
   if (facts.toolCounts.size > 0)
-    items.push({ section: 'done', text: toolsLine(facts.toolCounts), order: -2, weight: 0.5, at: 1 });
+    items.push({
+      section: 'done',
+      text: toolsLine(facts.toolCounts),
+      order: -2,
+      weight: 0.5,
+      at: 1,
+      fact: { kind: 'tools' },
+    });
   for (const file of facts.files) {
     items.push(...fileItems(file, relative(file.path)));
   }
@@ -63,7 +84,14 @@ export function summaryItems(facts: SummaryFacts, root: string | undefined): Sum
   for (const command of facts.commands) {
     if (command === lastCheck) continue;
     const weight = (command.isCheck ? 1.2 : 0.8) + (command.failures > 0 ? 0.8 : 0);
-    items.push({ section: 'commands', text: commandLine(command), order: command.at, weight, at: command.at });
+    items.push({
+      section: 'commands',
+      text: commandLine(command),
+      order: command.at,
+      weight,
+      at: command.at,
+      fact: { kind: 'command', command },
+    });
   }
   if (lastCheck) {
     items.push({
@@ -72,6 +100,7 @@ export function summaryItems(facts: SummaryFacts, root: string | undefined): Sum
       order: 2,
       weight: 4,
       at: 1,
+      fact: { kind: 'command', command: lastCheck },
     });
   }
   const commandSubjects = new Set(
@@ -86,6 +115,7 @@ export function summaryItems(facts: SummaryFacts, root: string | undefined): Sum
       order: 1 + at,
       weight: error.resolved ? 0.4 : 2.5,
       at,
+      fact: { kind: 'error', error },
     });
   }
 

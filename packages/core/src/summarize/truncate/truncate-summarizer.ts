@@ -1,11 +1,10 @@
 import type { Message } from '../../messages/types.js';
 import { mergeFileOperations } from '../file-operations/merge-file-operations.js';
-import { parseFileOperations } from '../file-operations/parse-file-operations.js';
-import { removeFileOperationBlocks } from '../file-operations/remove-file-operation-blocks.js';
-import { renderFileOperations } from '../file-operations/render-file-operations.js';
 import { cutText, cutToTokens } from '../framing/cut-text.js';
-import { appendLastRequest, splitLastRequest } from '../framing/split-last-request.js';
-import type { FileOperations, SummarizeRequest, Summarizer } from '../types.js';
+import { readVerbatimSummary } from '../legacy/read-verbatim-summary.js';
+import { previousOf } from '../previous-summary.js';
+import { renderDraft, TURN_PREFIX_HEADING } from '../render-summary.js';
+import type { FileOperations, PreviousSummary, SummarizeRequest, Summarizer, SummaryDraft } from '../types.js';
 
 /** Options of {@link truncateSummarizer}. */
 export type TruncateSummarizerOptions = {
@@ -33,19 +32,27 @@ const ROLE_ORDER = ['user', 'assistant', 'tool', 'system'] as const;
  */
 export function truncateSummarizer(options: TruncateSummarizerOptions = {}): Summarizer {
   const maxPrevious = Math.max(0, Number(options?.maxPreviousSummaryChars ?? 2000) || 0);
+  const draft = (request: SummarizeRequest): SummaryDraft => {
+    try {
+      return truncateDraft(request, maxPrevious);
+    } catch {
+      return { text: `[Compacted ${safeLength(request)} messages]`, verbatim: true };
+    }
+  };
   return {
     name: 'truncate',
     summarize: async (request) => {
       try {
-        return truncateSummary(request, maxPrevious);
+        return renderDraft(request?.kind, draft(request), fileOpsOf(request, previousOfAny(request)));
       } catch {
         return `[Compacted ${safeLength(request)} messages]`;
       }
     },
+    draft: async (request) => draft(request),
   };
 }
 
-function truncateSummary(request: SummarizeRequest, maxPrevious: number): string {
+function truncateDraft(request: SummarizeRequest, maxPrevious: number): SummaryDraft {
   const messages: unknown[] = Array.isArray(request?.messages) ? [...request.messages] : [];
   const counts = new Map<string, number>();
   for (const message of messages) {
@@ -57,17 +64,42 @@ function truncateSummary(request: SummarizeRequest, maxPrevious: number): string
   const lines = [
     `[Compacted ${messages.length} message${messages.length === 1 ? '' : 's'}${tally ? `: ${tally}` : ''}]`,
   ];
-  const previous = typeof request?.previousSummary === 'string' ? request.previousSummary : '';
-  const previousBody = removeFileOperationBlocks(splitLastRequest(previous).body).trim();
+  const previous = previousOfAny(request);
+  const previousBody = previous ? earlierText(previous) : '';
   if (previousBody && maxPrevious > 0) lines.push(`Earlier summary:\n${cutText(previousBody, maxPrevious)}`);
-  if (request?.kind !== 'turn-prefix') {
-    lines.push(renderFileOperations(mergeFileOperations(parseFileOperations(previous), fileOpsOf(request))));
+  const text = lines.join('\n\n');
+  if (request?.kind === 'turn-prefix') return { text };
+  const lastRequest = capLastRequest(
+    typeof request?.lastUserRequest === 'string' ? request.lastUserRequest : previousLastRequest(previous),
+    request,
+  );
+  return lastRequest?.trim() ? { text, lastRequest } : { text };
+}
+
+/** The earlier summary of a request of any kind (the last resort carries whatever it is given). */
+function previousOfAny(request: SummarizeRequest): PreviousSummary | undefined {
+  return previousOf({ kind: 'history', previous: request?.previous, previousSummary: request?.previousSummary });
+}
+
+/** The text of an earlier summary without its file lists and last request (a verbatim part read once). */
+function earlierText(previous: PreviousSummary): string {
+  return previous.parts
+    .map((part) => {
+      const text = part.verbatim ? readVerbatimSummary(part.text).body : part.text.trim();
+      return part.kind === 'turn-prefix' && text ? `${TURN_PREFIX_HEADING}\n\n${text}` : text;
+    })
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/** The last request an earlier summary carried: its field, else a verbatim part's own line. */
+function previousLastRequest(previous: PreviousSummary | undefined): string | undefined {
+  if (!previous) return undefined;
+  if (previous.lastRequest !== undefined) return previous.lastRequest;
+  for (const part of [...previous.parts].reverse()) {
+    if (part.verbatim) return readVerbatimSummary(part.text).lastRequest;
   }
-  const lastRequest =
-    typeof request?.lastUserRequest === 'string' ? request.lastUserRequest : splitLastRequest(previous).lastRequest;
-  return request?.kind === 'turn-prefix'
-    ? lines.join('\n\n')
-    : appendLastRequest(lines.join('\n\n'), capLastRequest(lastRequest, request));
+  return undefined;
 }
 
 /**
@@ -85,12 +117,18 @@ function capLastRequest(lastRequest: string | undefined, request: SummarizeReque
   return cutText(lastRequest, cap * 4);
 }
 
-function fileOpsOf(request: SummarizeRequest): FileOperations {
+/** The request's file lists (tolerating a malformed one), with those only an earlier summary given as text holds. */
+function fileOpsOf(request: SummarizeRequest, previous: PreviousSummary | undefined): FileOperations {
   const fileOps = request?.fileOps;
-  return {
+  let merged: FileOperations = {
     read: Array.isArray(fileOps?.read) ? fileOps.read : [],
     modified: Array.isArray(fileOps?.modified) ? fileOps.modified : [],
   };
+  if (previous?.fileOps) merged = mergeFileOperations(previous.fileOps, merged);
+  for (const part of previous?.parts ?? []) {
+    if (part.verbatim) merged = mergeFileOperations(readVerbatimSummary(part.text).fileOps, merged);
+  }
+  return merged;
 }
 
 function isMessage(value: unknown): value is Pick<Message, 'role'> {
