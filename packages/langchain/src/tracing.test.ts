@@ -1,20 +1,12 @@
 import { HumanMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
-import { context, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { createAgent, fakeModel } from 'langchain';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { recordSpans } from '../../core/test/record-spans.js';
 import { answer, pastConversation } from './__fixtures__/agent-fixtures.js';
 import { compactionMiddleware } from './compaction-middleware.js';
 
-const exporter = new InMemorySpanExporter();
-const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-provider.register();
-afterAll(async () => {
-  await provider.shutdown();
-  trace.disable();
-  context.disable();
-});
+const exporter = recordSpans();
 
 describe('compaction spans in a LangChain agent', () => {
   it('records the compaction before the model call as a compaction span with its children', async () => {

@@ -1,19 +1,11 @@
 import { Agent } from '@mastra/core/agent';
-import { context, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { recordSpans } from '../../core/test/record-spans.js';
 import { readFile, SMALL_WINDOW } from './__fixtures__/agent-fixtures.js';
 import { scriptedModel } from './__fixtures__/scripted-model.js';
 import { CompactionProcessor } from './compaction-processor.js';
 
-const exporter = new InMemorySpanExporter();
-const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-provider.register();
-afterAll(async () => {
-  await provider.shutdown();
-  trace.disable();
-  context.disable();
-});
+const exporter = recordSpans();
 
 describe('compaction spans in a Mastra agent', () => {
   it('records each compaction of a long run as a compaction span with its children', async () => {

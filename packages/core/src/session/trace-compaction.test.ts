@@ -1,21 +1,12 @@
-import { context, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { conversation, words } from '../../test/builders.js';
+import { recordSpans } from '../../test/record-spans.js';
 import type { Message } from '../messages/types.js';
 import type { Summarizer } from '../summarize/types.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
 import { createCompactionSession } from './create-compaction-session.js';
 
-const exporter = new InMemorySpanExporter();
-const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-provider.register();
-afterAll(async () => {
-  await provider.shutdown();
-  trace.disable();
-  context.disable();
-});
-beforeEach(() => exporter.reset());
+const exporter = recordSpans();
 
 const settings = { contextWindow: 4_000, reserveTokens: 500, keepRecentTokens: 600, trigger: 0.5, minMessages: 4 };
 

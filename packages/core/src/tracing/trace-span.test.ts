@@ -1,20 +1,10 @@
-import { context, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { trace } from '@opentelemetry/api';
+import { describe, expect, it } from 'vitest';
+import { recordSpans } from '../../test/record-spans.js';
 import { SPAN_ATTRIBUTES, SPAN_NAMES } from './span-attributes.js';
 import { annotateActiveSpan, traceSpan } from './trace-span.js';
 
-const exporter = new InMemorySpanExporter();
-const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-provider.register();
-
-afterAll(async () => {
-  await provider.shutdown();
-  trace.disable();
-  context.disable();
-});
-
-beforeEach(() => exporter.reset());
+const exporter = recordSpans();
 
 describe('traceSpan', () => {
   it('records a span with its attributes, children nested inside it, and an OK status', async () => {
