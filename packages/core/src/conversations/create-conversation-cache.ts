@@ -1,5 +1,11 @@
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { serialQueue } from '../store/serial-queue.js';
+import {
+  type ConversationMemory,
+  createConversationMemory,
+  type MemoryNode,
+  memoryLedger,
+} from './conversation-memory.js';
 
 /**
  * Estimated bytes a cache of conversations may hold unless told otherwise
@@ -21,6 +27,14 @@ export type ConversationCacheOptions<Entry> = {
    * @default CONVERSATION_CACHE_BYTES
    */
   maxBytes?: number;
+  /**
+   * A budget shared with other caches (`processConversationMemory()`, or one
+   * from `createConversationMemory`): the bound is the budget's, over the
+   * entries of every cache that uses it, and the least recently used of them
+   * all goes first. Not together with `maxBytes`.
+   * @default undefined (a budget of this cache's own, of `maxBytes`)
+   */
+  memory?: ConversationMemory;
   /**
    * Called with each entry the bound drops (not with entries taken or deleted).
    * @default undefined
@@ -53,16 +67,13 @@ export type ConversationCache<Entry> = {
   run<T>(key: string, task: () => Promise<T>): Promise<T>;
   /** How many conversations are kept. */
   readonly size: number;
-  /** Their estimated bytes, as of when each was last used. */
+  /** This cache's entries' estimated bytes, as of when each was last used. */
   readonly bytes: number;
 };
 
-type Node<Entry> = {
+type Node<Entry> = MemoryNode & {
   key: string;
   entry: Entry;
-  bytes: number;
-  older: Node<Entry> | undefined;
-  newer: Node<Entry> | undefined;
 };
 
 /**
@@ -70,81 +81,66 @@ type Node<Entry> = {
  * conversions), bounded by estimated memory rather than by a count, as
  * TanStack Query's `QueryCache` holds queries by key: adapters configure one
  * with what an entry is, how to make it and when a kept one may be reused.
- * Every operation is O(1): entries sit in a map and a doubly linked list in
- * order of use, and eviction unlinks from the old end.
+ * Every operation is O(1): entries sit in a map and in their budget's doubly
+ * linked list in order of use, and eviction unlinks from the old end. With
+ * `memory`, several caches share one budget and one order of use.
  *
  * @example
  * ```ts
- * const sessions = createConversationCache({ sizeOf: (entry) => heldMessagesBytes(entry.messages.length) });
+ * const sessions = createConversationCache({
+ *   memory: processConversationMemory(),
+ *   sizeOf: (entry) => heldMessagesBytes(entry.messages.length),
+ * });
  * const entry = sessions.obtain(conversationCacheKey(chatId, modelId), () => makeEntry(chatId));
  * ```
  */
 export function createConversationCache<Entry>(options: ConversationCacheOptions<Entry>): ConversationCache<Entry> {
+  if (options.memory !== undefined && options.maxBytes !== undefined) {
+    throw new InvalidSettingsError({
+      setting: 'maxBytes',
+      problem: 'cannot be given with memory (the shared budget is the bound); give one of them',
+    });
+  }
   const maxBytes = options.maxBytes ?? CONVERSATION_CACHE_BYTES;
-  if (!(maxBytes > 0)) {
+  if (options.memory === undefined && !(maxBytes > 0)) {
     throw new InvalidSettingsError({
       setting: 'maxBytes',
       problem: `must be a number of bytes > 0 (got ${String(maxBytes)}); leave it out for ${CONVERSATION_CACHE_BYTES}`,
     });
   }
+  const ledger = memoryLedger(options.memory ?? createConversationMemory(maxBytes));
   const nodes = new Map<string, Node<Entry>>();
   const queue = serialQueue();
-  let oldest: Node<Entry> | undefined;
-  let newest: Node<Entry> | undefined;
   let total = 0;
-
-  function unlink(node: Node<Entry>): void {
-    if (node.older) node.older.newer = node.newer;
-    else oldest = node.newer;
-    if (node.newer) node.newer.older = node.older;
-    else newest = node.older;
-    node.older = undefined;
-    node.newer = undefined;
-  }
-
-  function pushNewest(node: Node<Entry>): void {
-    node.older = newest;
-    if (newest) newest.newer = node;
-    else oldest = node;
-    newest = node;
-  }
-
-  /** Moves a node to the newest end and re-reads its size. */
-  function touch(node: Node<Entry>): void {
-    if (node !== newest) {
-      unlink(node);
-      pushNewest(node);
-    }
-    const bytes = sizeOf(node.entry);
-    total += bytes - node.bytes;
-    node.bytes = bytes;
-  }
-
-  function evict(): void {
-    while (total > maxBytes && oldest !== undefined && oldest !== newest) {
-      const node = oldest;
-      remove(node);
-      options.onEvict?.(node.key, node.entry);
-    }
-  }
-
-  function remove(node: Node<Entry>): void {
-    unlink(node);
-    nodes.delete(node.key);
-    total -= node.bytes;
-  }
 
   function sizeOf(entry: Entry): number {
     const bytes = options.sizeOf(entry);
     return Number.isFinite(bytes) && bytes > 0 ? bytes : 0;
   }
 
+  /** Re-reads a node's size, keeping this cache's own total in step. */
+  function measure(node: Node<Entry>): number {
+    const bytes = sizeOf(node.entry);
+    total += bytes - node.bytes;
+    return bytes;
+  }
+
+  function forget(node: Node<Entry>): void {
+    nodes.delete(node.key);
+    total -= node.bytes;
+  }
+
+  function remove(node: Node<Entry>): void {
+    ledger.remove(node);
+    forget(node);
+  }
+
   const cache: ConversationCache<Entry> = {
     obtain(key, create, canReuse) {
       const node = nodes.get(key);
       if (node && (canReuse === undefined || canReuse(node.entry))) {
-        touch(node);
-        evict();
+        ledger.touch(node, measure(node));
+        ledger.evict();
         return node.entry;
       }
       const entry = create();
@@ -154,8 +150,8 @@ export function createConversationCache<Entry>(options: ConversationCacheOptions
     get(key) {
       const node = nodes.get(key);
       if (!node) return undefined;
-      touch(node);
-      evict();
+      ledger.touch(node, measure(node));
+      ledger.evict();
       return node.entry;
     },
     take(key) {
@@ -167,11 +163,21 @@ export function createConversationCache<Entry>(options: ConversationCacheOptions
     put(key, entry) {
       const existing = nodes.get(key);
       if (existing) remove(existing);
-      const node: Node<Entry> = { key, entry, bytes: sizeOf(entry), older: undefined, newer: undefined };
+      const node: Node<Entry> = {
+        key,
+        entry,
+        bytes: sizeOf(entry),
+        older: undefined,
+        newer: undefined,
+        evicted() {
+          forget(node);
+          options.onEvict?.(key, entry);
+        },
+      };
       nodes.set(key, node);
-      pushNewest(node);
       total += node.bytes;
-      evict();
+      ledger.add(node);
+      ledger.evict();
     },
     delete(key) {
       const node = nodes.get(key);
@@ -183,10 +189,8 @@ export function createConversationCache<Entry>(options: ConversationCacheOptions
       const resize = () => {
         const node = nodes.get(key);
         if (!node) return;
-        const bytes = sizeOf(node.entry);
-        total += bytes - node.bytes;
-        node.bytes = bytes;
-        evict();
+        ledger.resize(node, measure(node));
+        ledger.evict();
       };
       return queue(key, async () => {
         try {

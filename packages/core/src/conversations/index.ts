@@ -1,4 +1,10 @@
 export { conversationCacheKey } from './conversation-cache-key.js';
+export {
+  type ConversationMemory,
+  createConversationMemory,
+  PROCESS_CONVERSATION_BYTES,
+  processConversationMemory,
+} from './conversation-memory.js';
 export { conversationTokenCache } from './conversation-token-cache.js';
 export {
   CONVERSATION_CACHE_BYTES,
