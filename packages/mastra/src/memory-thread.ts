@@ -13,11 +13,6 @@ export type MemoryThread = {
   stored: boolean;
   /** The storage of the run's `Memory`, when it has one: where the thread and its metadata live. */
   storage?: MastraCompositeStore;
-  /**
-   * The thread object Mastra holds for the run (and writes back when it generates
-   * the thread's title): kept in line with what is written to the thread's metadata.
-   */
-  object?: { metadata?: Record<string, unknown> };
 };
 
 /**
@@ -28,7 +23,7 @@ export type MemoryThread = {
 export function memoryThread(requestContext: RequestContext | undefined, messageList: MessageList): MemoryThread {
   const memory = requestContext?.get('MastraMemory') as
     | {
-        thread?: { id?: unknown; resourceId?: unknown; metadata?: Record<string, unknown> };
+        thread?: { id?: unknown; resourceId?: unknown };
         resourceId?: unknown;
         runState?: () => { memory?: { storage?: MastraCompositeStore } } | undefined;
       }
@@ -42,7 +37,6 @@ export function memoryThread(requestContext: RequestContext | undefined, message
       ...(typeof resourceId === 'string' ? { resourceId } : {}),
       stored: true,
       ...(storage ? { storage } : {}),
-      ...(memory?.thread ? { object: memory.thread } : {}),
     };
   }
   const info = messageList.serialize().memoryInfo;

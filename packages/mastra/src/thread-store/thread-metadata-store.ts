@@ -37,13 +37,6 @@ export type ThreadMetadataStoreOptions = {
    * @default undefined (a missing thread is an error)
    */
   resourceId?: string;
-  /**
-   * Called with a thread's whole metadata after this store wrote it, so a
-   * caller holding the thread object of a running agent can refresh it
-   * (Mastra writes that object back when it generates the thread's title).
-   * @default undefined
-   */
-  onWrite?: (threadId: string, metadata: Record<string, unknown>) => void;
 };
 
 /**
@@ -135,10 +128,6 @@ export function threadMetadataStore(
     return result;
   }
 
-  function written(thread: StorageThreadType): void {
-    if (thread.metadata) options.onWrite?.(thread.id, thread.metadata);
-  }
-
   return {
     async loadHistory(threadId, loadOptions) {
       checkFrom(loadOptions, source(threadId));
@@ -224,17 +213,15 @@ export function threadMetadataStore(
             'first (Mastra Memory does when a run starts), or pass resourceId to create it',
         });
       }
-      written(thread);
       return revision;
     },
     async clear(threadId) {
       const where = source(threadId);
       try {
         const domain = await memoryDomain('clear', threadId);
-        const thread = await updateEntry(domain, threadId, (current) =>
+        await updateEntry(domain, threadId, (current) =>
           current === undefined ? undefined : { revision: nextThreadRevision(lastIssuedRevision(current)) },
         );
-        if (thread) written(thread);
       } catch (error) {
         throw StoreError.wrap(error, 'clear', where);
       }
