@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startConversationRace } from '../../core/test/processes/conversation-race.js';
+import { afterAll, describe, it } from 'vitest';
+import { runConversationRaces } from '../../core/test/processes/run-conversation-races.js';
 import { POSTGRES_URL } from '../test/postgres-url.js';
 import { postgresStore } from './postgres-store.js';
 
@@ -17,22 +17,13 @@ describe('processes sharing one conversation on PostgreSQL', () => {
   it('4 processes × 50 turns, 20 races: every message once, versions only go up, 0 requests lost', async () => {
     const store = postgresStore({ pool, tablePrefix });
     await store.migrate();
-    const race = await startConversationRace({
+    await runConversationRaces({
       factoryModule: new URL('../test/store-factory.ts', import.meta.url),
       argument: tablePrefix,
       store,
       workers: 4,
       turns: 50,
+      runs: 20,
     });
-    try {
-      for (let run = 0; run < Math.max(20, Number(process.env.RACE_RUNS ?? 0)); run++) {
-        const outcome = await race.race(`race-${run}`);
-        expect(outcome, `race ${run}`).toMatchObject({ duplicated: [], missing: [], lost: [], versionWentBack: [] });
-        expect(outcome.version).toBeGreaterThan(0);
-        expect(outcome.compactions, `race ${run}: every saved compaction is a new version`).toBe(outcome.version);
-      }
-    } finally {
-      await race.stop();
-    }
   }, 600_000);
 });
