@@ -5,8 +5,13 @@ import type { MastraModelConfig } from '@mastra/core/llm';
 export type CompactionProcessorOptions = {
   /**
    * Where each conversation's compaction state (summary, cut point, usage) is
-   * kept. The messages themselves stay where Mastra keeps them.
-   * @default memoryStore()
+   * kept. The messages themselves stay where Mastra keeps them. Without it, a run
+   * with a Mastra `Memory` that has storage keeps the state in its thread's
+   * metadata under `compaction` (`threadMetadataStore`: no second database;
+   * compare-and-set within one process — servers that serve one thread at the
+   * same time pass a `postgresStore` or `redisStore` here); a run without one
+   * keeps it in memory.
+   * @default threadMetadataStore(the Memory's storage) for runs with a Memory thread, else memoryStore()
    */
   store?: SessionStore;
   /**
