@@ -1,16 +1,11 @@
-import { compact, type Message } from '@compaction/core';
 import { generateText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { deadlineSettings, expectSummaryDeadlineFallback } from '../../core/test/summary-deadline.js';
 import { aiSdkSummarizer } from './ai-sdk-summarizer.js';
 import { compactionMiddleware } from './compaction-middleware.js';
 
-const history: Message[] = Array.from({ length: 20 }, (_, index) => ({
-  id: `m${index}`,
-  role: index % 2 ? 'assistant' : 'user',
-  parts: [{ type: 'text', text: `m${index} ${'w '.repeat(500)}` }],
-}));
-const settings = { contextWindow: 8000, keepRecentTokens: 1500, reserveTokens: 1000, summaryTimeoutMs: 100 };
+const settings = deadlineSettings(100);
 
 describe('aiSdkSummarizer under a deadline (r09)', () => {
   it.each([
@@ -25,11 +20,7 @@ describe('aiSdkSummarizer under a deadline (r09)', () => {
           if (listens) abortSignal?.addEventListener('abort', () => reject(abortSignal.reason));
         }),
     });
-    const result = await compact(history, { settings, summarizer: aiSdkSummarizer(model), force: true });
-    expect(result?.strategy).toBe('structured');
-    expect(result?.fallbacks[0]).toMatchObject({ strategy: 'llm', error: expect.stringMatching(/timeout/) });
-    expect(signals.length).toBeGreaterThan(0);
-    expect(signals.every((signal) => signal?.aborted)).toBe(true);
+    await expectSummaryDeadlineFallback(aiSdkSummarizer(model), () => signals, 100);
   });
 });
 

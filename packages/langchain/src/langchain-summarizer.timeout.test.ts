@@ -1,17 +1,12 @@
-import { compact, type Message } from '@compaction/core';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { createAgent, fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
+import { deadlineSettings, expectSummaryDeadlineFallback } from '../../core/test/summary-deadline.js';
 import { compactionMiddleware } from './compaction-middleware.js';
 import { langchainSummarizer } from './langchain-summarizer.js';
 
-const history: Message[] = Array.from({ length: 20 }, (_, index) => ({
-  id: `m${index}`,
-  role: index % 2 ? 'assistant' : 'user',
-  parts: [{ type: 'text', text: `m${index} ${'w '.repeat(500)}` }],
-}));
-const settings = { contextWindow: 8000, keepRecentTokens: 1500, reserveTokens: 1000, summaryTimeoutMs: 100 };
+const settings = deadlineSettings(100);
 
 /** LangChain's fake chat model that takes far longer than the deadline, and records the signal of each call. */
 class SlowModel extends FakeListChatModel {
@@ -25,11 +20,7 @@ class SlowModel extends FakeListChatModel {
 describe('langchainSummarizer under a deadline (r09)', () => {
   it('a chat model that does not answer in time: its call is aborted and compaction falls back', async () => {
     const model = new SlowModel({ responses: ['## Goal\n- never used'], sleep: 5_000 });
-    const result = await compact(history, { settings, summarizer: langchainSummarizer(model), force: true });
-    expect(result?.strategy).toBe('structured');
-    expect(result?.fallbacks[0]).toMatchObject({ strategy: 'llm', error: expect.stringMatching(/timeout/) });
-    expect(model.signals.length).toBeGreaterThan(0);
-    expect(model.signals.every((signal) => signal?.aborted)).toBe(true);
+    await expectSummaryDeadlineFallback(langchainSummarizer(model), () => model.signals, 100);
   });
 });
 

@@ -1,18 +1,13 @@
-import { compact, type Message } from '@compaction/core';
 import { Agent } from '@mastra/core/agent';
 import type { MastraModelConfig } from '@mastra/core/llm';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { deadlineSettings, expectSummaryDeadlineFallback } from '../../core/test/summary-deadline.js';
 import { scriptedModel } from './__fixtures__/scripted-model.js';
 import { CompactionProcessor } from './compaction-processor.js';
 import { mastraSummarizer } from './mastra-summarizer.js';
 
-const history: Message[] = Array.from({ length: 20 }, (_, index) => ({
-  id: `m${index}`,
-  role: index % 2 ? 'assistant' : 'user',
-  parts: [{ type: 'text', text: `m${index} ${'w '.repeat(500)}` }],
-}));
-const settings = { contextWindow: 8000, keepRecentTokens: 1500, reserveTokens: 1000, summaryTimeoutMs: 200 };
+const settings = deadlineSettings(200);
 
 describe('mastraSummarizer under a deadline (r09)', () => {
   it.each([
@@ -30,11 +25,7 @@ describe('mastraSummarizer under a deadline (r09)', () => {
           }),
       });
       const summarizer = mastraSummarizer(model as unknown as MastraModelConfig);
-      const result = await compact(history, { settings, summarizer, force: true });
-      expect(result?.strategy).toBe('structured');
-      expect(result?.fallbacks[0]).toMatchObject({ strategy: 'llm', error: expect.stringMatching(/timeout/) });
-      expect(signals.length).toBeGreaterThan(0);
-      expect(signals.every((signal) => signal?.aborted)).toBe(true);
+      await expectSummaryDeadlineFallback(summarizer, () => signals, 200);
     },
   );
 });
