@@ -8,6 +8,9 @@ import {
   type CompactionSession,
   createCompactionSession,
   fileStore,
+  type SessionStore,
+  type SqliteStore,
+  sqliteStore,
   type TokenCounter,
   tiktokenCounter,
 } from '@compaction/core';
@@ -48,6 +51,64 @@ function appendAndPrepare(session: CompactionSession, start: number, expectCompa
     call: async () => {
       await session.append(appendedMessage(next++));
       expectCompaction((await session.prepare()).compaction !== undefined, expectCompacted, 'core prepare');
+    },
+  };
+}
+
+/**
+ * The first call of a new process over a stored conversation: a new store (no
+ * memory of the session) and a new session (an empty token cache) over the
+ * files a previous process left, with the usage record its last call saved.
+ */
+function restartCase(kind: 'file' | 'sqlite'): BenchCase {
+  const label = kind === 'file' ? '`fileStore`' : '`sqliteStore`';
+  return {
+    id: kind === 'file' ? 'core-restart' : 'core-restart-sqlite',
+    label: `core: first \`prepare()\` + \`recordUsage()\` after a restart, ${label}`,
+    framework: 'core',
+    kind: kind === 'file' ? 'ours' : 'variant',
+    ...(kind === 'file' ? {} : { baseline: 'core-restart' }),
+    scenario: 'per-call',
+    cost: 'slow',
+    note:
+      `a new process (a new ${label}, a new session, an empty token cache) over a conversation the store holds, ` +
+      'with the usage record its last call left: loads the history, decides without recounting it, records the next usage',
+    async run(input) {
+      const dir = mkdtempSync(join(tmpdir(), 'compaction-bench-restart-'));
+      const stores: SessionStore[] = [];
+      const open = (): SessionStore => {
+        const store = kind === 'file' ? fileStore(dir) : sqliteStore(join(dir, 'sessions.sqlite'));
+        stores.push(store);
+        return store;
+      };
+      try {
+        const before = createCompactionSession({ sessionId: 'restart', store: open(), settings: NO_COMPACTION });
+        await before.append(input.history);
+        await before.recordUsage({ inputTokens: (await before.prepare()).tokens });
+        let session: CompactionSession | undefined;
+        const stats = await measure(
+          this.id,
+          async () => {
+            const prepared = await session!.prepare();
+            expectCompaction(prepared.compaction !== undefined, false, 'core restart');
+            if (prepared.messages.length !== input.history.length) {
+              throw new Error(`core restart: ${prepared.messages.length} messages loaded of ${input.history.length}`);
+            }
+            await session!.recordUsage({ inputTokens: prepared.tokens });
+          },
+          {
+            ...input,
+            beforeEach: () => {
+              // A new process: its own store and session, and an empty token cache (the default: one per session).
+              session = createCompactionSession({ sessionId: 'restart', store: open(), settings: NO_COMPACTION });
+            },
+          },
+        );
+        return { stats, messagesAtEnd: input.history.length };
+      } finally {
+        for (const store of stores) if ('close' in store) (store as SqliteStore).close();
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }
@@ -131,43 +192,8 @@ export const coreCases: BenchCase[] = [
       return { stats, messagesAtEnd: input.history.length + 1, strategy };
     },
   },
-  {
-    id: 'core-restart',
-    label: 'core: first `prepare()` + `recordUsage()` after a restart, `fileStore`',
-    framework: 'core',
-    kind: 'ours',
-    scenario: 'per-call',
-    cost: 'slow',
-    note: 'a new process (a new session, an empty token cache) over a conversation a `fileStore` holds, with the usage record its last call left: loads the history, decides without recounting it, records the next usage',
-    async run(input) {
-      const dir = mkdtempSync(join(tmpdir(), 'compaction-bench-restart-'));
-      try {
-        const store = fileStore(dir);
-        const before = createCompactionSession({ sessionId: 'restart', store, settings: NO_COMPACTION });
-        await before.append(input.history);
-        await before.recordUsage({ inputTokens: (await before.prepare()).tokens });
-        let session: CompactionSession | undefined;
-        const stats = await measure(
-          this.id,
-          async () => {
-            const prepared = await session!.prepare();
-            expectCompaction(prepared.compaction !== undefined, false, 'core restart');
-            await session!.recordUsage({ inputTokens: prepared.tokens });
-          },
-          {
-            ...input,
-            beforeEach: () => {
-              // A new process: its own session and an empty token cache (the default: one per session).
-              session = createCompactionSession({ sessionId: 'restart', store, settings: NO_COMPACTION });
-            },
-          },
-        );
-        return { stats, messagesAtEnd: input.history.length };
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  },
+  restartCase('file'),
+  restartCase('sqlite'),
   {
     id: 'core-after-compaction',
     label: 'core `append` + `prepare()` once compacted',
