@@ -1,4 +1,4 @@
-import { describeValue, InvalidSettingsError, type PeerOptionHint, SETTINGS_AT_TOP_LEVEL } from '@compaction/core';
+import { describeValue, InvalidSettingsError, type PeerOptionHint } from '@compaction/core';
 import { checkAdapterOptions } from '@compaction/core/internal';
 import type { CompactionPrepareStepOptions } from './compaction-options.js';
 import { aiSdkSummarizerResolver, isAiSdkModel } from './resolve-summarizer.js';
@@ -15,17 +15,8 @@ const OPTIONS = {
   sessionId: true,
 } satisfies Record<keyof CompactionPrepareStepOptions, true>;
 
-const SETTINGS_AT_TOP = 'is a setting: pass it inside settings';
-
-/** Options users copy from elsewhere, and ours. */
+/** What users copy from the AI SDK; LangChain's names and settings at the top level are core's (`ADAPTER_OPTION_HINTS`). */
 const HINTS: Readonly<Record<string, PeerOptionHint>> = {
-  ...SETTINGS_AT_TOP_LEVEL,
-  trigger: { from: "LangChain's summarizationMiddleware", use: `settings: { trigger } (it ${SETTINGS_AT_TOP})` },
-  keep: {
-    from: "LangChain's summarizationMiddleware",
-    use: 'settings: { keepRecentMessages } or settings: { keepRecentTokens }',
-  },
-  maxTokens: { from: 'a token limiter', use: 'settings: { contextWindow, trigger }' },
   onFinish: { from: 'streamText', use: 'onEvent (compaction events)' },
 };
 

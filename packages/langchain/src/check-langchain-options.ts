@@ -1,10 +1,4 @@
-import {
-  describeValue,
-  getContextWindow,
-  InvalidSettingsError,
-  type PeerOptionHint,
-  SETTINGS_AT_TOP_LEVEL,
-} from '@compaction/core';
+import { describeValue, getContextWindow, InvalidSettingsError, type PeerOptionHint } from '@compaction/core';
 import { type AdapterOptionsTable, checkAdapterOptions } from '@compaction/core/internal';
 import type { CompactingChatMessageHistoryOptions } from './compacting-chat-message-history.js';
 import type { CompactionMiddlewareOptions } from './compaction-middleware.js';
@@ -35,19 +29,10 @@ const HISTORY_OPTIONS = {
 
 const PEER = "LangChain's summarizationMiddleware";
 
-/** `summarizationMiddleware` options that users copy, and ours. */
+/** `summarizationMiddleware` options that are not settings here (its `trigger`, `keep`, … are core's `ADAPTER_OPTION_HINTS`). */
 const HINTS: Readonly<Record<string, PeerOptionHint>> = {
-  ...SETTINGS_AT_TOP_LEVEL,
-  trigger: {
-    from: PEER,
-    use: 'settings: { trigger: N } (tokens) or settings: { trigger: 0.8 } (a fraction of the window)',
-  },
-  keep: { from: PEER, use: 'settings: { keepRecentMessages: N } or settings: { keepRecentTokens: N }' },
-  maxTokensBeforeSummary: { from: PEER, use: 'settings: { trigger: N }' },
-  messagesToKeep: { from: PEER, use: 'settings: { keepRecentMessages: N }' },
   summaryPrompt: { from: PEER, use: 'summarizer: langchainSummarizer(model, { prompts })' },
   summaryPrefix: { from: PEER, use: 'summarizer: langchainSummarizer(model, { prompts })' },
-  tokenCounter: { from: PEER, use: 'counter (a core TokenCounter, e.g. gptTokenizerCounter())' },
   trimTokensToSummarize: { from: PEER, use: 'nothing: the summary request is bounded by the summary model itself' },
 };
 

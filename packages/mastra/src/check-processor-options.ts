@@ -1,4 +1,4 @@
-import { getContextWindow, type PeerOptionHint, SETTINGS_AT_TOP_LEVEL } from '@compaction/core';
+import { getContextWindow, type PeerOptionHint } from '@compaction/core';
 import { checkAdapterOptions } from '@compaction/core/internal';
 import type { CompactionProcessorOptions } from './compaction-processor-options.js';
 import { mastraSummarizerResolver } from './resolve-summarizer.js';
@@ -17,9 +17,8 @@ const OPTIONS = {
 
 const TOKEN_LIMITER = "Mastra's TokenLimiter";
 
-/** Options of the processors users replace with this one, and ours. */
+/** Options of the processors users replace with this one, and ours (LangChain's and the settings are core's `ADAPTER_OPTION_HINTS`). */
 const HINTS: Readonly<Record<string, PeerOptionHint>> = {
-  ...SETTINGS_AT_TOP_LEVEL,
   limit: {
     from: TOKEN_LIMITER,
     use: 'settings: { contextWindow } (the window) and settings: { trigger } (when to compact)',
@@ -28,11 +27,6 @@ const HINTS: Readonly<Record<string, PeerOptionHint>> = {
   strategy: { from: TOKEN_LIMITER, use: 'nothing: old messages are summarized, never dropped' },
   countMode: { from: TOKEN_LIMITER, use: 'nothing: the whole history is counted, with the usage the provider reports' },
   trimMode: { from: TOKEN_LIMITER, use: 'nothing: old messages are summarized, never dropped' },
-  trigger: { from: "LangChain's summarizationMiddleware", use: 'settings: { trigger }' },
-  keep: {
-    from: "LangChain's summarizationMiddleware",
-    use: 'settings: { keepRecentMessages } or settings: { keepRecentTokens }',
-  },
   onCompaction: { from: 'an older @compaction/ai-sdk', use: 'onEvent' },
   name: { from: 'Mastra processors', use: 'id' },
 };

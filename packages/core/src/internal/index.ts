@@ -19,6 +19,7 @@ export {
 } from '../messages/content-id.js';
 export { type RetryOnOverflowOptions, retryOnOverflow } from '../overflow/retry-on-overflow.js';
 export { shouldRetryOnOverflow } from '../overflow/should-retry-on-overflow.js';
+export { ADAPTER_OPTION_HINTS } from '../settings/adapter-option-hints.js';
 export { type AdapterOptionsTable, checkAdapterOptions } from '../settings/check-adapter-options.js';
 export {
   fallbackChain,

@@ -5,7 +5,6 @@ import { structuredSummarizer } from '../summarize/structured/structured-summari
 import { invalidSettingOf } from '../testing/invalid-setting-of.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
 import { type AdapterOptionsTable, checkAdapterOptions } from './check-adapter-options.js';
-import { SETTINGS_AT_TOP_LEVEL } from './check-settings-input.js';
 import type { SummarizerOptionResolver } from './resolve-summarizer-option.js';
 
 /** A framework whose models are objects with `invoke`. */
@@ -19,7 +18,7 @@ const summarizer: SummarizerOptionResolver<{ invoke(): void }> = {
 const table: AdapterOptionsTable = {
   where: 'toyMiddleware',
   known: ['settings', 'summarizer', 'store', 'counter', 'model', 'onEvent', 'onStep', 'sessionId'],
-  hints: { ...SETTINGS_AT_TOP_LEVEL, maxTokens: { from: 'a token limiter', use: 'settings: { contextWindow }' } },
+  hints: { maxTokens: { from: 'a token limiter', use: 'settings: { contextWindow }' } },
   shape: '{ settings, store, … }',
   summarizer,
   modelId: 'a model object goes in summarizer',
@@ -83,6 +82,17 @@ describe('checkAdapterOptions', () => {
     expect(check({ model: {} })).toThrow(/model id string .*a model object goes in summarizer/);
     expect(check({ sessionId: '' })).toThrow(/non-empty string \(your chat id\)/);
     expect(check({ store: 1 })).toThrow(/SessionStore/);
+  });
+
+  it("answers LangChain's and token limiters' names in every adapter, and lets the table say one its way", () => {
+    expect(check({ trigger: { tokens: 100_000 } })).toThrow(/settings: \{ trigger \}.*settings: \{ trigger: N \}/);
+    expect(check({ keep: { messages: 20 } })).toThrow(
+      /LangChain's summarizationMiddleware calls it "keep".*keepRecentMessages/,
+    );
+    expect(check({ messagesToKeep: 20 })).toThrow(/keepRecentMessages/);
+    expect(check({ tokenCounter: {} })).toThrow(/counter \(a core TokenCounter/);
+    const own = { ...table, hints: { keep: { from: 'my framework', use: 'settings: { keepRecentTokens }' } } };
+    expect(() => checkAdapterOptions({ keep: 3 }, own)).toThrow(/my framework calls it "keep"/);
   });
 
   it('checks the settings against the window only when one is known', () => {

@@ -1,4 +1,5 @@
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
+import { ADAPTER_OPTION_HINTS } from './adapter-option-hints.js';
 import { checkOptionKeys, describeValue, type PeerOptionHint } from './check-option-keys.js';
 import { checkSettingsInput } from './check-settings-input.js';
 import { resolveSettings } from './compaction-settings.js';
@@ -20,7 +21,8 @@ export type AdapterOptionsTable = {
    */
   readonly required?: boolean;
   /**
-   * Names users copy from peer libraries (or settings given at the top level), with ours.
+   * Names users copy from the adapter's framework, with ours; added to (and over)
+   * {@link ADAPTER_OPTION_HINTS}, which every adapter gets.
    * @default {}
    */
   readonly hints?: Readonly<Record<string, PeerOptionHint>>;
@@ -87,7 +89,7 @@ export function checkAdapterOptions(
     );
   }
   const given = options as Record<string, unknown>;
-  checkOptionKeys(given, table.known, `${where} option`, table.hints ?? {});
+  checkOptionKeys(given, table.known, `${where} option`, { ...ADAPTER_OPTION_HINTS, ...table.hints });
   if (table.modelId !== undefined && given.model !== undefined && typeof given.model !== 'string') {
     fail('model', `must be the model id string (for the window), got ${describeValue(given.model)}; ${table.modelId}`);
   }
