@@ -9,9 +9,11 @@ import {
   type ProcessInputArgs,
   type ProcessInputStepArgs,
   type ProcessLLMRequestArgs,
+  type ProcessLLMResponseArgs,
   TokenLimiterProcessor,
 } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
+import { InMemoryStore } from '@mastra/core/storage';
 import { MockLanguageModelV4 } from 'ai/test';
 import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
 
@@ -36,18 +38,38 @@ function mastraMessage(index: number): MastraDBMessage {
   return { ...message!, createdAt: new Date(APPENDED_FROM + index) };
 }
 
-/** What Mastra's `Memory` puts in the request context: the thread (so message ids are stable). */
-function memoryContext(): RequestContext {
+/**
+ * What Mastra's `Memory` puts in the request context: the thread (so message ids are stable),
+ * and with `storage` the run state through which the processor finds the Memory's storage.
+ */
+function memoryContext(storage?: InMemoryStore): RequestContext {
   const context = new RequestContext();
-  context.set('MastraMemory', { thread: { id: 'bench-thread', resourceId: 'bench-user' }, resourceId: 'bench-user' });
+  const thread = { id: 'bench-thread', resourceId: 'bench-user' };
+  const runState = storage ? { runState: () => ({ memory: { storage } }) } : {};
+  context.set('MastraMemory', { thread, resourceId: 'bench-user', ...runState });
   return context;
 }
 
-function processor(settings: Partial<CompactionSettings>, onEvent?: (event: CompactionEvent) => void) {
+/** Mastra's in-process storage holding the bench thread, as `Memory` creates it at a run's start. */
+async function threadStorage(): Promise<InMemoryStore> {
+  const storage = new InMemoryStore({ id: 'bench' });
+  const memory = await storage.getStore('memory');
+  const now = new Date();
+  await memory!.saveThread({
+    thread: { id: 'bench-thread', resourceId: 'bench-user', title: '', metadata: {}, createdAt: now, updatedAt: now },
+  });
+  return storage;
+}
+
+function processor(
+  settings: Partial<CompactionSettings>,
+  onEvent?: (event: CompactionEvent) => void,
+  store: 'memory' | 'thread-metadata' = 'memory',
+) {
   return new CompactionProcessor({
     summarizer: 'structured',
     model: 'gpt-5',
-    store: memoryStore(),
+    ...(store === 'memory' ? { store: memoryStore() } : {}),
     settings,
     ...(onEvent ? { onEvent } : {}),
   });
@@ -59,8 +81,13 @@ function processor(settings: Partial<CompactionSettings>, onEvent?: (event: Comp
  * runner's own snapshot of the messages is taken before (not timed here).
  * Returns the prompt the model would get.
  */
-function stepper(compaction: CompactionProcessor, list: () => MessageList, prompt: () => Prompt) {
-  const requestContext = memoryContext();
+function stepper(
+  compaction: CompactionProcessor,
+  list: () => MessageList,
+  prompt: () => Prompt,
+  storage?: InMemoryStore,
+) {
+  const requestContext = memoryContext(storage);
   let state: Record<string, unknown> = {};
   let stepNumber = 0;
   let args: ProcessInputStepArgs | undefined;
@@ -97,6 +124,11 @@ function stepper(compaction: CompactionProcessor, list: () => MessageList, promp
       stepNumber += 1;
       return result?.prompt ?? llmArgs.prompt;
     },
+    /** The provider's usage after the step (`processLLMResponse`): the session saves its record. */
+    async reportUsage(inputTokens: number): Promise<void> {
+      const chunks = [{ type: 'finish', payload: { output: { usage: { inputTokens, outputTokens: 20 } } } }];
+      await compaction.processLLMResponse({ ...args!, chunks, fromCache: false } as unknown as ProcessLLMResponseArgs);
+    },
   };
 }
 
@@ -105,17 +137,21 @@ async function growingRun(
   input: CaseInput,
   settings: Partial<CompactionSettings>,
   onEvent?: (event: CompactionEvent) => void,
+  store: 'memory' | 'thread-metadata' = 'memory',
 ) {
   const list = loadedList(input);
   const basePrompt = (await list.get.all.aiV7.llmPrompt(PROMPT_OPTIONS)) as Prompt;
   let next = input.history.length;
+  const storage = store === 'thread-metadata' ? await threadStorage() : undefined;
   const steps = stepper(
-    processor(settings, onEvent),
+    processor(settings, onEvent, store),
     () => list,
     () => basePrompt,
+    storage,
   );
   return {
     steps,
+    storage,
     list,
     basePrompt,
     next: () => next,
@@ -194,6 +230,52 @@ export const mastraCases: BenchCase[] = [
       return { stats, messagesAtEnd: run.next() };
     },
   },
+  ...(['memory', 'thread-metadata'] as const).map(
+    (store): BenchCase => ({
+      id: store === 'memory' ? 'mastra-usage' : 'mastra-usage-thread-metadata',
+      label:
+        store === 'memory'
+          ? 'Mastra `CompactionProcessor`, a step and its usage report (`memoryStore`)'
+          : "Mastra `CompactionProcessor`, a step and its usage report (state in the thread's metadata)",
+      framework: 'mastra',
+      kind: 'variant',
+      scenario: 'per-call',
+      cost: 'medium',
+      ...(store === 'memory' ? { baseline: 'mastra' } : { baseline: 'mastra-usage' }),
+      note:
+        store === 'memory'
+          ? '`processInputStep` + `processLLMRequest` + `processLLMResponse` (the usage saved in the record), `store: memoryStore()`'
+          : "the same with no `store` and a Memory on Mastra's `InMemoryStore`: the record is read from and saved in the thread's metadata (compare-and-set by revision)",
+      async run(input) {
+        const run = await growingRun(input, NO_COMPACTION, undefined, store);
+        run.steps.prepareStep();
+        await run.steps.firstStepOfRun();
+        let tokens = input.tokens;
+        const stats = await measure(
+          this.id,
+          async () => {
+            const sent = await run.steps.step();
+            if (sent !== run.basePrompt) throw new Error('mastra: the prompt changed without a compaction');
+            await run.steps.reportUsage(tokens);
+          },
+          {
+            ...input,
+            beforeEach: () => {
+              run.grow();
+              tokens += 30;
+            },
+          },
+        );
+        if (run.storage) {
+          const thread = await (await run.storage.getStore('memory'))?.getThreadById({ threadId: 'bench-thread' });
+          const entry = thread?.metadata?.compaction as { record?: { usage?: { inputTokens?: number } } } | undefined;
+          if (entry?.record?.usage?.inputTokens !== tokens)
+            throw new Error('mastra: the usage was not saved in the thread');
+        }
+        return { stats, messagesAtEnd: run.next() };
+      },
+    }),
+  ),
   {
     id: 'mastra-token-limiter',
     label: 'Mastra `TokenLimiterProcessor` `processLLMRequest`, nothing to trim',
