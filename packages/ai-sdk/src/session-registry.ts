@@ -1,5 +1,4 @@
 import {
-  CONVERSATION_CACHE_BYTES,
   type CompactionSession,
   conversationCacheKey,
   conversationTokenCache,
@@ -7,16 +6,11 @@ import {
   createConversationCache,
   heldMessagesBytes,
   memoryStore,
+  processConversationMemory,
 } from '@compaction/core';
 import type { AiSdkModel } from './as-language-model.js';
 import type { CompactionOptions } from './compaction-options.js';
 import { resolveSummarizer } from './resolve-summarizer.js';
-
-/**
- * Estimated bytes of sessions one middleware (or prepareStep function) keeps in
- * memory; the least recently used go first. Its conversions hold as much again.
- */
-export const SESSION_REGISTRY_BYTES = CONVERSATION_CACHE_BYTES / 2;
 
 /** The sessions of one middleware or prepareStep function, by conversation and model. */
 export type SessionRegistry = {
@@ -28,8 +22,11 @@ export type SessionRegistry = {
 };
 
 /**
- * Keeps the recently used sessions in memory (core's `createConversationCache`,
- * bounded by {@link SESSION_REGISTRY_BYTES}), so a session's guards (no retry
+ * Keeps the recently used sessions in memory (core's `createConversationCache`
+ * in the process's one budget, `processConversationMemory()`, shared with every
+ * adapter's caches: the least recently used conversations of the process go
+ * first; a session is sized as holding its core messages, which it keeps alive
+ * after the conversions let them go), so a session's guards (no retry
  * of a compaction that could not help, overflow suspected from usage) and token
  * counts carry from one call to the next. The AI SDK re-sends the history, so
  * sessions do not persist it (`persistHistory: false`); the store holds the state.
@@ -56,7 +53,7 @@ const registries = new WeakMap<CompactionOptions, SessionRegistry>();
 function createRegistry(options: CompactionOptions): SessionRegistry {
   const store = options.store ?? memoryStore();
   const sessions = createConversationCache<{ session: CompactionSession; messages: number }>({
-    maxBytes: SESSION_REGISTRY_BYTES,
+    memory: processConversationMemory(),
     sizeOf: (entry) => heldMessagesBytes(entry.messages),
   });
   const tokenCache = conversationTokenCache(options.counter);

@@ -1,21 +1,15 @@
 import {
-  CONVERSATION_CACHE_BYTES,
   type CompactionSession,
   createConversationCache,
   heldMessagesBytes,
   type Message,
+  processConversationMemory,
   type SessionRecord,
   type SessionStore,
 } from '@compaction/core';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { Conversion } from './extend-conversion.js';
 import { extendsHistory } from './extends-history.js';
-
-/**
- * Estimated bytes of threads one middleware keeps a session for between model
- * calls (the least recently used go first).
- */
-export const KEPT_THREADS_BYTES = CONVERSATION_CACHE_BYTES;
 
 /**
  * A core session that can serve several model calls of one thread. Its store
@@ -52,15 +46,16 @@ export type ThreadSessions = {
 /**
  * A new session per model call would recount and rebuild the whole history
  * every time; a kept session takes only the new messages. Threads are kept in
- * core's `createConversationCache`: the least recently used go first past
- * {@link KEPT_THREADS_BYTES}, or past `maxThreads` when given.
+ * core's `createConversationCache`, in the process's one budget
+ * (`processConversationMemory()`, shared with every adapter's caches: the least
+ * recently used conversations of the process go first), or past `maxThreads` when given.
  *
- * @default maxThreads undefined (the byte bound applies)
+ * @default maxThreads undefined (the process's byte budget applies)
  */
 export function threadSessions(maxThreads?: number): ThreadSessions {
   const kept = createConversationCache<KeptThread>(
     maxThreads === undefined
-      ? { maxBytes: KEPT_THREADS_BYTES, sizeOf: (thread) => heldMessagesBytes(thread.input.result.length) }
+      ? { memory: processConversationMemory(), sizeOf: (thread) => heldMessagesBytes(thread.input.result.length) }
       : { maxBytes: maxThreads, sizeOf: () => 1 },
   );
   return {

@@ -1,5 +1,4 @@
 import {
-  CONVERSATION_CACHE_BYTES,
   type CompactionSession,
   conversationCacheKey,
   conversationTokenCache,
@@ -9,6 +8,7 @@ import {
   type Message,
   memoryStore,
   type PreparedContext,
+  processConversationMemory,
   type SessionStore,
   type Summarizer,
 } from '@compaction/core';
@@ -18,9 +18,6 @@ import { type ContextPrompt, contextPrompt } from './context-prompt.js';
 import { type CoreMessageCache, coreMessageCache } from './core-message-cache.js';
 import { mastraSummarizer } from './mastra-summarizer.js';
 import { resolveProcessorSummarizer } from './resolve-summarizer.js';
-
-/** Estimated bytes of conversations one processor keeps a session for; the least recently used go first. */
-export const THREAD_SESSIONS_BYTES = CONVERSATION_CACHE_BYTES;
 
 /**
  * What a kept thread holds a message (its core message with the Mastra origin, the
@@ -81,8 +78,9 @@ export type ThreadSessions = {
  * nor recounts the history: the session already holds it, and every session
  * counts through core's `conversationTokenCache`, the one every adapter of the
  * process shares. Conversations are kept in core's `createConversationCache`
- * (by conversation and model, least recently used out first past
- * {@link THREAD_SESSIONS_BYTES}), whose queue runs a conversation's tasks one at a time. Mastra keeps
+ * (by conversation and model, in the process's one budget `processConversationMemory()`,
+ * shared with every adapter's caches: the least recently used conversations of the
+ * process go first), whose queue runs a conversation's tasks one at a time. Mastra keeps
  * the messages and re-sends them, so sessions do not persist them
  * (`persistHistory: false`); the compaction state is in the store.
  *
@@ -95,7 +93,7 @@ export function threadSessions(options: CompactionProcessorOptions): ThreadSessi
   const fixedSummarizer = resolveProcessorSummarizer(options.summarizer);
   type Entry = { thread: ThreadSession; useModel(model: MastraLanguageModel): void };
   const sessions = createConversationCache<Entry>({
-    maxBytes: THREAD_SESSIONS_BYTES,
+    memory: processConversationMemory(),
     sizeOf: (entry) => heldMessagesBytes(entry.thread.heldMessages, THREAD_MESSAGE_BYTES),
   });
 

@@ -2,13 +2,15 @@ import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 
 /**
  * Estimated bytes the conversations of a whole process may hold unless told
- * otherwise (128 MiB): the one budget every adapter's caches share (see
- * {@link processConversationMemory}). With the adapters' measured cost of a
- * kept message (`heldMessagesBytes`: 575–1,200 bytes), that keeps some 500–1,000
- * conversations of 200 messages, and a process serving 10,000 stays within
- * 200 MB of heap.
+ * otherwise (64 MiB, what one adapter's caches held before they shared it): the
+ * one budget every adapter's caches share (see {@link processConversationMemory}).
+ * At the adapters' measured cost of a kept message (`heldMessagesBytes`:
+ * 535–1,200 bytes) that is some 270–600 conversations of 200 messages. A bigger
+ * budget moves, but does not remove, the point past which a round-robin of
+ * conversations misses on every call: keeping 10,000 such conversations would
+ * take 1–2.5 GB.
  */
-export const PROCESS_CONVERSATION_BYTES = 128 * 2 ** 20;
+export const PROCESS_CONVERSATION_BYTES = 64 * 2 ** 20;
 
 /**
  * A memory budget shared by conversation caches (`createConversationCache`

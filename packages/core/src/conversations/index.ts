@@ -12,4 +12,8 @@ export {
   type ConversationCacheOptions,
   createConversationCache,
 } from './create-conversation-cache.js';
-export { HELD_CONVERSATION_BYTES, HELD_MESSAGE_BYTES, heldMessagesBytes } from './held-messages-bytes.js';
+export {
+  HELD_CONVERSATION_BYTES,
+  HELD_MESSAGE_BYTES,
+  heldMessagesBytes,
+} from './held-messages-bytes.js';
