@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { promptArbitrary } from './__fixtures__/prompt-arbitraries.js';
 import type { PromptMessage, ProviderPrompt } from './ai-sdk-types.js';
-import { countResentMessages } from './count-resent-messages.js';
+import { countResentMessages, keepSent, rememberSent, sentMessages } from './count-resent-messages.js';
 
 /** The prompt `wrapLanguageModel` hands a middleware: new message and part objects, the values inside shared. */
 function resent(prompt: ProviderPrompt): ProviderPrompt {
@@ -26,7 +26,7 @@ function deepCopy<T>(value: T): T {
 }
 
 const count = (incoming: readonly object[], known: readonly object[]) =>
-  countResentMessages(incoming, 0, incoming.length, known);
+  countResentMessages(incoming, 0, incoming.length, sentMessages(known));
 
 const user = (text: string): PromptMessage => ({ role: 'user', content: [{ type: 'text', text }] });
 const assistant = (text: string): PromptMessage => ({ role: 'assistant', content: [{ type: 'text', text }] });
@@ -69,8 +69,13 @@ describe('countResentMessages', () => {
 
   it('reads only incoming[from..to)', () => {
     const known = [assistant('b'), user('c')];
-    expect(countResentMessages([user('a'), assistant('b'), user('c'), assistant('d')], 1, 3, known)).toBe(2);
-    expect(countResentMessages([user('a'), assistant('b'), user('x')], 1, 3, known)).toBe(1);
+    expect(countResentMessages([user('a'), assistant('b'), user('c'), assistant('d')], 1, 3, sentMessages(known))).toBe(
+      2,
+    );
+    expect(countResentMessages([user('a'), assistant('b'), user('x')], 1, 3, sentMessages(known))).toBe(1);
+    const users = sentMessages([user('b'), user('c')]);
+    expect(countResentMessages([user('a'), user('b'), user('c'), user('d')], 1, 3, users)).toBe(2);
+    expect(countResentMessages([user('a'), user('b'), user('c')], 1, 2, users)).toBe(1);
   });
 
   it('property: counts exactly the messages whose content ids are unchanged, after any edit of a generated prompt', () => {
@@ -90,6 +95,156 @@ describe('countResentMessages', () => {
         expect(count(incoming, known)).toBe(firstDifferent < 0 ? incoming.length : firstDifferent);
       }),
       { numRuns: 400 },
+    );
+  }, 120_000);
+
+  it('counts re-sent messages as new objects up to the first edit, the last turn compared in full', () => {
+    const known = [user('a'), user('b'), user('c'), user('d')];
+    expect(count(deepCopy(known), known)).toBe(4);
+    expect(count([...deepCopy(known.slice(0, 2)), user('edited'), known[3]!], known)).toBe(2);
+    expect(count(deepCopy(known.slice(0, 3)), known)).toBe(3);
+    expect(count([...deepCopy(known), user('e')], known)).toBe(4);
+  });
+
+  it('in the last turn, ignores key order and keys whose value is undefined, like content ids', () => {
+    const known = [{ role: 'user', content: [{ type: 'text', text: 'a', providerOptions: { x: { y: 1 } } }] }];
+    const reordered = [{ content: [{ providerOptions: { x: { y: 1 } }, text: 'a', type: 'text' }], role: 'user' }];
+    const withUndefined = [{ ...reordered[0]!, providerOptions: undefined }];
+    const withOptions = (options: object) => [
+      { role: 'user', content: [{ type: 'text', text: 'a', providerOptions: options }] },
+    ];
+    expect(count(reordered, known)).toBe(1);
+    expect(count(withUndefined, known)).toBe(1);
+    expect(count(known, withUndefined)).toBe(1);
+    expect(count(withOptions({ x: { y: 2 } }), known)).toBe(0);
+    expect(count(withOptions({ x: { y: 1 }, z: {} }), known)).toBe(0);
+  });
+
+  it('compares URLs by address and bytes by value, other class instances only by identity', () => {
+    const file = (data: unknown) => ({ role: 'user', content: [{ type: 'file', mediaType: 'image/png', data }] });
+    expect(count([file(new URL('https://a.example/x'))], [file(new URL('https://a.example/x'))])).toBe(1);
+    expect(count([file(new URL('https://a.example/y'))], [file(new URL('https://a.example/x'))])).toBe(0);
+    expect(count([file(new Uint8Array([1, 2]))], [file(new Uint8Array([1, 2]))])).toBe(1);
+    expect(count([file(new Uint8Array([1, 3]))], [file(new Uint8Array([1, 2]))])).toBe(0);
+    expect(count([file(Buffer.from([1, 2]))], [file(new Uint8Array([1, 2]))])).toBe(0);
+    expect(count([file(new Date(0))], [file(new Date(0))])).toBe(0);
+    // The same in an old message (before the last user message), compared value by value.
+    const later = user('later');
+    expect(count([file(new Uint8Array([1, 2])), later], [file(new Uint8Array([1, 2])), later])).toBe(2);
+    expect(count([file(new Uint8Array([1, 3])), later], [file(new Uint8Array([1, 2])), later])).toBe(0);
+    expect(count([file(new Date(0)), later], [file(new Date(0)), later])).toBe(0);
+  });
+
+  it('survives cycles (they count as different)', () => {
+    const cyclic = (): PromptMessage => {
+      const input: Record<string, unknown> = { a: 1 };
+      input.self = input;
+      return { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input }] };
+    };
+    expect(count([cyclic()], [cyclic()])).toBe(0);
+    expect(count([cyclic(), user('next')], [cyclic(), user('next')])).toBe(0);
+  });
+
+  it('with something enumerable on Object.prototype, reads old messages field by field and the last turn by identity', () => {
+    const known = [user('a'), assistant('b'), user('c')];
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.polluted = 1;
+    try {
+      expect(count(deepCopy(known), known)).toBe(2);
+      expect(count([...resent(known.slice(0, 2)), known[2]!], known)).toBe(3);
+      expect(count([user('x'), ...resent(known.slice(1))], known)).toBe(0);
+    } finally {
+      delete prototype.polluted;
+    }
+    expect(count(deepCopy(known), known)).toBe(3);
+  });
+
+  it('keeps a copied value in place of the one it equals, and still sees a later edit of it', () => {
+    const call: PromptMessage = {
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: { path: 'a.ts', deep: { n: [1] } } }],
+    };
+    const known = [user('read'), call, assistant('ok'), user('next')];
+    const sent = sentMessages(known);
+    const copy = deepCopy(known);
+    expect(countResentMessages(copy, 0, 4, sent)).toBe(4);
+    expect(sent.values).toContain((copy[1]!.content as { input: unknown }[])[0]!.input);
+    const edited = resent(copy);
+    (edited[1]!.content as { input: unknown }[])[0]!.input = { path: 'a.ts', deep: { n: [2] } };
+    expect(countResentMessages(edited, 0, 4, sent)).toBe(1);
+    expect(countResentMessages(resent(copy), 0, 4, sent)).toBe(4);
+  });
+
+  it('counts a malformed message or part as different, without throwing', () => {
+    const known = [user('a'), assistant('b'), user('c')];
+    const nullPart = { role: 'assistant', content: [null] } as unknown as PromptMessage;
+    expect(count([user('a'), nullPart, user('c')], known)).toBe(1);
+    expect(count([user('a'), nullPart, user('c')], [user('a'), nullPart, user('c')])).toBe(3);
+    expect(count([user('a'), null as unknown as PromptMessage, user('c')], known)).toBe(1);
+    expect(count(resent(known), [user('a'), null as unknown as PromptMessage, user('c')])).toBe(1);
+  });
+
+  it('is cut with keepSent and extended with rememberSent', () => {
+    const known = [user('a'), assistant('b'), user('c'), assistant('d'), user('e')];
+    const sent = sentMessages(known);
+    keepSent(sent, 2);
+    expect(sent.messages).toEqual(known.slice(0, 2));
+    expect(countResentMessages(resent(known), 0, 5, sent)).toBe(2);
+    rememberSent(sent, assistant('other'));
+    expect(countResentMessages(resent(known), 0, 5, sent)).toBe(2);
+    expect(countResentMessages(resent([...known.slice(0, 2), assistant('other'), user('z')]), 0, 4, sent)).toBe(3);
+    keepSent(sent, 0);
+    expect(sent.values).toEqual([]);
+    expect(countResentMessages(resent(known), 0, 5, sent)).toBe(0);
+  });
+
+  it('property: an edit anywhere in an old message — deep in a tool input or output, a provider option — is seen', () => {
+    /** Every path into a value (objects and arrays walked; bytes and URLs are leaves). */
+    const paths = (value: unknown, path: (string | number)[] = []): (string | number)[][] => {
+      const here = path.length > 0 ? [path] : [];
+      if (value instanceof URL || value instanceof Uint8Array || typeof value !== 'object' || value === null)
+        return here;
+      const entries = Array.isArray(value) ? value.map((item, index) => [index, item] as const) : Object.entries(value);
+      return [...here, ...entries.flatMap(([key, item]) => paths(item, [...path, key]))];
+    };
+    const setAt = (root: unknown, path: readonly (string | number)[], value: unknown) => {
+      let node = root as Record<string | number, unknown>;
+      for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+      node[path.at(-1)!] = value;
+    };
+    const replacement = fc.oneof(
+      fc.string({ maxLength: 6 }).map((text) => `edited ${text}`),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.jsonValue({ maxDepth: 2 }).map((value) => ({ edited: value })),
+    );
+    const scenario = fc
+      .tuple(promptArbitrary, fc.nat(), fc.nat(), replacement, fc.boolean(), fc.boolean())
+      .map(([known, at, pick, value, copy, settled]) => {
+        const incoming = copy ? deepCopy(known) : resent(known);
+        if (known.length > 0) {
+          const index = at % known.length;
+          const message = deepCopy(known[index]!);
+          const all = paths(message);
+          if (all.length > 0) setAt(message, all[pick % all.length]!, value);
+          incoming[index] = message;
+        }
+        return { known, incoming, settled };
+      });
+    fc.assert(
+      fc.property(scenario, ({ known, incoming, settled }) => {
+        const sent = sentMessages(known);
+        // A call with equal copies first: their values take the kept ones' places.
+        if (settled) expect(countResentMessages(deepCopy(known), 0, known.length, sent)).toBe(known.length);
+        const firstDifferent = incoming.findIndex(
+          (message, index) => contentFingerprint(message) !== contentFingerprint(known[index]),
+        );
+        expect(countResentMessages(incoming, 0, incoming.length, sent)).toBe(
+          firstDifferent < 0 ? incoming.length : firstDifferent,
+        );
+      }),
+      { numRuns: 500 },
     );
   }, 120_000);
 });

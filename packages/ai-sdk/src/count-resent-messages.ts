@@ -1,9 +1,62 @@
-import { countSameMessages, sameValue } from './count-same-messages.js';
+import { sameContent } from './same-content.js';
 
-type Record_ = Record<string, unknown>;
+type Fields = Record<string, unknown>;
 
 /**
- * How many of `incoming[from..to)` are, in order, the messages `known[0..]` —
+ * The messages a conversation sent, as {@link countResentMessages} compares the
+ * next call's with them: the messages as first seen, and the values of each that
+ * a provider reads, flattened into one array — per message its `role`,
+ * `providerOptions` and content (a string, or the number of parts), per part its
+ * `type`, `providerOptions` and the fields the provider spec defines for it
+ * (`text`; `toolCallId`, `toolName`, `input`, `providerExecuted`; `toolCallId`,
+ * `toolName`, `output`), or the part itself for other part types. Build it with
+ * {@link sentMessages} and {@link rememberSent}, cut it with {@link keepSent}.
+ */
+export type SentMessages = {
+  /** The messages, as first seen. */
+  readonly messages: object[];
+  /** The values of every message, one after the other. */
+  readonly values: unknown[];
+  /** `values.length` after each message. */
+  readonly ends: number[];
+};
+
+/**
+ * Estimated bytes {@link SentMessages} holds a message besides the message itself: its
+ * flat values (about eight slots of 8 bytes with one or two parts) and its end index.
+ */
+export const SENT_MESSAGE_BYTES = 96;
+
+/** Marks content that is not an array of parts (a string): the value after it is the content. */
+const NOT_PARTS = Symbol('not parts');
+
+/** Marks a part that is not an object (malformed): the value after it is the part. */
+const NOT_A_PART = Symbol('not a part');
+
+/** An empty {@link SentMessages}, or one holding `messages`. */
+export function sentMessages(messages: readonly object[] = []): SentMessages {
+  const sent: SentMessages = { messages: [], values: [], ends: [] };
+  for (const message of messages) rememberSent(sent, message);
+  return sent;
+}
+
+/** Adds `message` after the messages `sent` holds. */
+export function rememberSent(sent: SentMessages, message: object): void {
+  sent.messages.push(message);
+  pushValues(sent.values, message as Fields);
+  sent.ends.push(sent.values.length);
+}
+
+/** Keeps the first `count` messages of `sent`. */
+export function keepSent(sent: SentMessages, count: number): void {
+  if (count >= sent.messages.length) return;
+  sent.messages.length = count;
+  sent.ends.length = count;
+  sent.values.length = count === 0 ? 0 : sent.ends[count - 1]!;
+}
+
+/**
+ * How many of `incoming[from..to)` are, in order, the messages `sent` holds —
  * what a conversation re-sent since its last call still holds — at a cost of a
  * few identity checks per message, however long the history.
  *
@@ -11,73 +64,141 @@ type Record_ = Record<string, unknown>;
  * from the application's messages, so the values inside — texts, tool inputs
  * and outputs, provider options — are the very same objects unless something
  * changed them. Messages before the last user message are therefore compared
- * field by field over the prompt's own fields (`role`, `content`,
- * `providerOptions`; of `text`, `reasoning`, `tool-call` and `tool-result`
- * parts every field the provider spec defines), each value by identity first
- * and deeply only when it is another object, so an edit anywhere in them — a
- * new text, input, output or option — is seen; a part of another type is
- * compared deeply. Keys the provider spec does not define are not read there.
- * From the last user message on, where a tool loop adds and a framework may
- * rewrite, messages are compared in full with `countSameMessages`.
+ * value by value with the flat values `sent` keeps (one array read in order, no
+ * second object graph to walk): each by identity first, and with
+ * {@link sameContent} only when it is another object (which then takes its
+ * place, so a prompt rebuilt from copies pays that once). An edit anywhere in
+ * them — a new text, tool input, tool output or provider option, however deep —
+ * gives another value and is seen; keys the provider spec does not define are
+ * not read there (a provider does not read them either). From the last user
+ * message on, where a tool loop adds and a framework may rewrite, messages are
+ * compared in full with `sameContent`. Values changed in place inside a shared
+ * object are not seen (nothing short of hashing every message could).
  */
-export function countResentMessages(
-  incoming: readonly object[],
-  from: number,
-  to: number,
-  known: readonly object[],
-): number {
-  const limit = Math.min(to - from, known.length);
+export function countResentMessages(incoming: readonly object[], from: number, to: number, sent: SentMessages): number {
+  const limit = Math.min(to - from, sent.messages.length);
   const older = Math.min(limit, lastUserIndex(incoming, from, to) - from);
+  const values = sent.values;
   let count = 0;
-  while (count < older && sameResent(incoming[from + count] as Record_, known[count] as Record_)) count += 1;
-  if (count < older) return count;
-  return count + countSameMessages(incoming, from + count, to, known.slice(count, limit));
+  let at = 0;
+  while (count < older) {
+    const message = incoming[from + count];
+    if (!isRecord(message)) return count;
+    at = matchValues(message, values, at);
+    if (at < 0) return count;
+    count += 1;
+  }
+  while (count < limit && sameContent(incoming[from + count], sent.messages[count])) count += 1;
+  return count;
 }
 
 /** The index of the last user message in `messages[from..to)`, or `from`. */
 function lastUserIndex(messages: readonly object[], from: number, to: number): number {
-  for (let index = to - 1; index > from; index -= 1) if ((messages[index] as Record_).role === 'user') return index;
+  for (let index = to - 1; index > from; index -= 1)
+    if ((messages[index] as Fields | null)?.role === 'user') return index;
   return from;
 }
 
-function same(left: unknown, right: unknown): boolean {
-  return left === right || sameValue(left, right, 2);
+function pushValues(values: unknown[], message: Fields): void {
+  if (!isRecord(message)) {
+    values.push(NOT_A_PART, message); // malformed: never matched (countResentMessages stops at it)
+    return;
+  }
+  values.push(message.role, message.providerOptions);
+  const content = message.content;
+  if (!Array.isArray(content)) {
+    values.push(NOT_PARTS, content);
+    return;
+  }
+  values.push(content.length);
+  for (const part of content as unknown[]) {
+    if (!isRecord(part)) {
+      values.push(NOT_A_PART, part);
+      continue;
+    }
+    values.push(part.type, part.providerOptions);
+    switch (part.type) {
+      case 'text':
+      case 'reasoning':
+        values.push(part.text);
+        break;
+      case 'tool-call':
+        values.push(part.toolCallId, part.toolName, part.input, part.providerExecuted);
+        break;
+      case 'tool-result':
+        values.push(part.toolCallId, part.toolName, part.output);
+        break;
+      default:
+        values.push(part);
+    }
+  }
 }
 
-function sameResent(message: Record_, other: Record_): boolean {
-  if (message === other) return true;
-  if (message.role !== other.role || !same(message.providerOptions, other.providerOptions)) return false;
+/**
+ * Whether `message` has the values `values[at..]` (laid out as `pushValues` does):
+ * the index after them, or -1. A value equal in content but another object
+ * replaces the kept one.
+ */
+function matchValues(message: Fields, values: unknown[], at: number): number {
+  if (message.role !== values[at] || !same(message.providerOptions, values, at + 1)) return -1;
   const content = message.content;
-  const otherContent = other.content;
-  if (typeof content === 'string' || !Array.isArray(content) || !Array.isArray(otherContent)) {
-    return content === otherContent;
-  }
-  if (content.length !== otherContent.length) return false;
+  if (!Array.isArray(content)) return values[at + 2] === NOT_PARTS && same(content, values, at + 3) ? at + 4 : -1;
+  if (values[at + 2] !== content.length) return -1;
+  let next = at + 3;
   for (let index = 0; index < content.length; index += 1) {
-    if (!samePart(content[index] as Record_, otherContent[index] as Record_)) return false;
+    const part = content[index] as unknown;
+    if (!isRecord(part)) {
+      if (values[next] !== NOT_A_PART || values[next + 1] !== part) return -1;
+      next += 2;
+      continue;
+    }
+    const type = part.type;
+    if (type !== values[next] || !same(part.providerOptions, values, next + 1)) return -1;
+    next += 2;
+    switch (type) {
+      case 'text':
+      case 'reasoning':
+        if (!same(part.text, values, next)) return -1;
+        next += 1;
+        break;
+      case 'tool-call':
+        if (
+          part.toolCallId !== values[next] ||
+          part.toolName !== values[next + 1] ||
+          !same(part.input, values, next + 2) ||
+          part.providerExecuted !== values[next + 3]
+        ) {
+          return -1;
+        }
+        next += 4;
+        break;
+      case 'tool-result':
+        if (
+          part.toolCallId !== values[next] ||
+          part.toolName !== values[next + 1] ||
+          !same(part.output, values, next + 2)
+        ) {
+          return -1;
+        }
+        next += 3;
+        break;
+      default:
+        if (!same(part, values, next)) return -1;
+        next += 1;
+    }
   }
+  return next;
+}
+
+/** Whether `value` has the content of `values[at]`; an equal other object takes its place. */
+function same(value: unknown, values: unknown[], at: number): boolean {
+  const kept = values[at];
+  if (value === kept) return true;
+  if (typeof value !== 'object' || !sameContent(value, kept)) return false;
+  values[at] = value;
   return true;
 }
 
-function samePart(part: Record_, other: Record_): boolean {
-  if (part === other) return true;
-  if (part.type !== other.type || !same(part.providerOptions, other.providerOptions)) return false;
-  switch (part.type) {
-    case 'text':
-    case 'reasoning':
-      return part.text === other.text;
-    case 'tool-call':
-      return (
-        part.toolCallId === other.toolCallId &&
-        part.toolName === other.toolName &&
-        part.providerExecuted === other.providerExecuted &&
-        same(part.input, other.input)
-      );
-    case 'tool-result':
-      return (
-        part.toolCallId === other.toolCallId && part.toolName === other.toolName && same(part.output, other.output)
-      );
-    default:
-      return sameValue(part, other, 1);
-  }
+function isRecord(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null;
 }

@@ -1,6 +1,19 @@
-import { CONVERSATION_CACHE_BYTES, createConversationCache, heldMessagesBytes, type Message } from '@compaction/core';
+import {
+  CONVERSATION_CACHE_BYTES,
+  createConversationCache,
+  HELD_MESSAGE_BYTES,
+  heldMessagesBytes,
+  type Message,
+} from '@compaction/core';
 import { contentFingerprint, hashString, nextContentId } from '@compaction/core/internal';
-import { countResentMessages } from './count-resent-messages.js';
+import {
+  countResentMessages,
+  keepSent,
+  rememberSent,
+  SENT_MESSAGE_BYTES,
+  type SentMessages,
+  sentMessages,
+} from './count-resent-messages.js';
 import { fromCoreMessage } from './from-core-message.js';
 import {
   type AiSdkMessage,
@@ -22,8 +35,8 @@ export type MessageConverter = {
 type Chain = {
   /** The core messages, each made once and reused while its content comes back unchanged. */
   messages: Message[];
-  /** The AI SDK message of each, side by side (what `originalMessage` holds, read without a lookup). */
-  originals: AiSdkMessage[];
+  /** The AI SDK message of each, side by side (what `originalMessage` holds), and the values the next call is compared with. */
+  sent: SentMessages;
 };
 
 /** A conversation's last conversion. */
@@ -35,12 +48,13 @@ type Conversion = { system: Chain; conversation: Chain };
  * whole history as new objects on every call, so `toCore` remembers each
  * conversation's last conversion (keyed by its opening exchange) and, while the
  * incoming messages have the same content as the remembered ones
- * (`countResentMessages`: no hashing, a few identity checks a message), reuses those core
- * messages and their ids; only the messages after the first difference are
- * converted and hashed. `fromCore` gives the messages that end the context as
- * they end the last conversion (what core kept) their originals without
- * comparing parts, and every other core message the AI SDK message it gave
- * before (core messages are never modified in place).
+ * (`countResentMessages`: no hashing, a few identity checks a message against the
+ * flat values kept of the last call), reuses those core messages and their ids;
+ * only the messages after the first difference are converted and hashed.
+ * `fromCore` gives the messages that end the context as they end the last
+ * conversion (what core kept) their originals without comparing parts, and
+ * every other core message the AI SDK message it gave before (core messages are
+ * never modified in place).
  *
  * Conversations are kept in core's `createConversationCache`, least recently
  * used out first: bounded by `maxBytes` (estimated), or by `maxConversations`
@@ -52,7 +66,11 @@ type Conversion = { system: Chain; conversation: Chain };
 export function messageConverter(maxConversations?: number, maxBytes = CONVERSATION_CACHE_BYTES / 2): MessageConverter {
   const recent = createConversationCache<Conversion>(
     maxConversations === undefined
-      ? { maxBytes, sizeOf: (conversion) => heldMessagesBytes(conversionLength(conversion)) }
+      ? {
+          maxBytes,
+          sizeOf: (conversion) =>
+            heldMessagesBytes(conversionLength(conversion), HELD_MESSAGE_BYTES + SENT_MESSAGE_BYTES),
+        }
       : { maxBytes: maxConversations, sizeOf: () => 1 },
   );
   /** The AI SDK message of each core message `fromCore` had to convert (what core wrote or changed). */
@@ -76,14 +94,14 @@ export function messageConverter(maxConversations?: number, maxBytes = CONVERSAT
     prefix: string,
     previous: Chain | undefined,
   ): Chain {
-    const same = previous === undefined ? 0 : countResentMessages(messages, start, end, previous.originals);
+    const same = previous === undefined ? 0 : countResentMessages(messages, start, end, previous.sent);
     // The previous chain is this converter's alone (callers get a copy): cut it to what still holds and extend it.
-    const converted: Chain = previous ?? { messages: [], originals: [] };
+    const converted: Chain = previous ?? { messages: [], sent: sentMessages() };
     // The id the first changed message had: a sampled fingerprint may miss an edit, so
     // an edited message that hashes to it gets a full-content hash mixed in.
     const displacedId = converted.messages[same]?.id;
-    converted.messages.length = same;
-    converted.originals.length = same;
+    if (same < converted.messages.length) converted.messages.length = same;
+    keepSent(converted.sent, same);
     let id = same > 0 ? converted.messages[same - 1]!.id : undefined;
     for (let index = start + same; index < end; index += 1) {
       const message = messages[index]!;
@@ -95,7 +113,7 @@ export function messageConverter(maxConversations?: number, maxBytes = CONVERSAT
       }
       const core = toCoreMessage(message, id);
       converted.messages.push(core);
-      converted.originals.push(message);
+      rememberSent(converted.sent, message);
     }
     return converted;
   }
@@ -114,20 +132,24 @@ export function messageConverter(maxConversations?: number, maxBytes = CONVERSAT
       return conversion.system.messages.concat(conversion.conversation.messages);
     },
     fromCore(messages) {
-      const converted = new Array<AiSdkMessage>(messages.length);
-      let index = messages.length - 1;
-      // The kept messages end the context as they end the last conversion: matched from the end by position.
+      // The kept messages end the context as they end the last conversion: matched from the end by
+      // position (identity checks only), they come back as their originals, a slice of each chain.
+      let index = messages.length;
+      const tails: AiSdkMessage[][] = [];
       for (const chain of last === undefined ? [] : [last.conversation, last.system]) {
-        let position = chain.messages.length - 1;
-        while (index >= 0 && position >= 0 && messages[index] === chain.messages[position]) {
-          converted[index] = chain.originals[position]!;
+        const originals = chain.sent.messages as AiSdkMessage[];
+        let position = chain.messages.length;
+        while (index > 0 && position > 0 && messages[index - 1] === chain.messages[position - 1]) {
           index -= 1;
           position -= 1;
         }
-        if (position >= 0) break;
+        tails.unshift(position === 0 ? originals : originals.slice(position));
+        if (position > 0) break;
       }
-      for (; index >= 0; index -= 1) converted[index] = aiSdkMessage(messages[index]!);
-      return converted;
+      // Built front to back in one copy (`new Array(n)` of ten thousand would be a slow dictionary).
+      const converted: AiSdkMessage[] = [];
+      for (let front = 0; front < index; front += 1) converted.push(aiSdkMessage(messages[front]!));
+      return converted.concat(...tails);
     },
   };
 }
