@@ -23,8 +23,13 @@ function freshPrompt(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
   );
 }
 
-/** A growing conversation as provider prompts: the history, then one new message per call. */
-function conversation(input: CaseInput, start = input.history.length) {
+/**
+ * A growing conversation as provider prompts: the history, then one new message per call,
+ * of content of its own with a `variant` (see `appendedMessage`): the token cache is shared
+ * by every session of the process, so a case that appends the messages another case
+ * counted before would never count its own and read too fast.
+ */
+function conversation(input: CaseInput, variant?: string, start = input.history.length) {
   let base = messagesToPrompt(input.history) as LanguageModelV4Prompt;
   let next = start;
   return {
@@ -32,7 +37,7 @@ function conversation(input: CaseInput, start = input.history.length) {
     next: () => next,
     /** The prompt of the next call: everything so far plus one new message, as fresh objects. */
     grow(): LanguageModelV4Prompt {
-      base = base.concat(messagesToPrompt([appendedMessage(next++)]) as LanguageModelV4Prompt);
+      base = base.concat(messagesToPrompt([appendedMessage(next++, variant)]) as LanguageModelV4Prompt);
       return freshPrompt(base);
     },
   };
@@ -65,7 +70,7 @@ export const aiSdkCases: BenchCase[] = [
     note: 'the middleware hook on a provider prompt of fresh objects with one new message, as `wrapLanguageModel` calls it',
     async run(input) {
       const mw = middleware(NO_COMPACTION);
-      const calls = conversation(input);
+      const calls = conversation(input, this.id);
       await transform(mw, freshPrompt(calls.base()));
       let prompt: LanguageModelV4Prompt = [];
       const stats = await measure(
@@ -170,7 +175,7 @@ export const aiSdkCases: BenchCase[] = [
       const mw = middleware(compactAfter(input.tokens), (event) => {
         if (event.type === 'compaction:end') strategy = event.strategy;
       });
-      const calls = conversation(input);
+      const calls = conversation(input, this.id);
       await transform(mw, freshPrompt(calls.base()));
       const first = calls.grow();
       expectCompaction((await transform(mw, first)).length < first.length, true, 'ai-sdk setup');
