@@ -1,3 +1,4 @@
+import { PROCESS_CONVERSATION_BYTES } from '@compaction/core';
 import type { ScaleRun } from '../scale/scale-run.ts';
 import { int, ms, table, verdict } from './markdown.ts';
 import { NOT_MEASURED, type ResultHeader, rerun } from './result-files.ts';
@@ -20,13 +21,13 @@ export function renderScale(scale: (ScaleResult & ResultHeader) | undefined): st
   if (!scale) return [...lines, NOT_MEASURED].join('\n');
   const { targets } = scale;
   lines.push(
-    `Each adapter serves N conversations of ${int(scale.messages)} messages round-robin in one process, each call through its real hooks with one new ~250-token message and the provider's usage recorded (the state of earlier calls is in the store, as on a server that has been running). Median per call once every conversation was served once; the heap the adapter holds for all of them after a full GC, the framework's own histories excluded (measured apart). Each row is a process of its own.`,
+    `Each adapter serves N conversations of ${int(scale.messages)} messages round-robin in one process, each call through its real hooks with one new ~250-token message and the provider's usage recorded (the state of earlier calls is in the store, as on a server that has been running). Median per call once every conversation was served once; the heap the adapter holds for all of them after a full GC, the framework's own histories excluded (measured apart). Each row is a process of its own. “Conversations kept” is how many the process's conversation budget (\`processConversationMemory()\`, ${PROCESS_CONVERSATION_BYTES / 2 ** 20} MiB estimated; the AI SDK adapter's conversions sit in a budget of their own) held after the last call: with more conversations than that served in turn, every call finds its conversation evicted and rebuilds it from the framework's history and the stored record (nothing is recounted: the record holds the count).`,
     '',
   );
   const rows: string[][] = [];
   for (const run of scale.runs) {
     if ('error' in run) {
-      rows.push([run.adapter, int(run.conversations), `failed: ${run.error.slice(0, 80)}`, '', '', '', '']);
+      rows.push([run.adapter, int(run.conversations), `failed: ${run.error.slice(0, 80)}`, '', '', '', '', '']);
       continue;
     }
     rows.push([
@@ -37,6 +38,7 @@ export function renderScale(scale: (ScaleResult & ResultHeader) | undefined): st
       ms(run.firstCallMedian),
       `${run.heapMB} MB`,
       `${run.historiesMB} MB`,
+      run.keptConversations === undefined ? '' : int(run.keptConversations),
     ]);
   }
   lines.push(
@@ -49,9 +51,10 @@ export function renderScale(scale: (ScaleResult & ResultHeader) | undefined): st
         'first call of a conversation',
         'heap (ours)',
         'histories (framework)',
+        'conversations kept',
       ],
       rows,
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',
   );

@@ -5,7 +5,7 @@
  */
 
 import { conversationHistory } from '@compaction/bench-kit/synthetic-history';
-import { countMessageTokens, gptTokenizerCounter } from '@compaction/core';
+import { countMessageTokens, gptTokenizerCounter, processConversationMemory } from '@compaction/core';
 import { aiSdkScale } from './ai-sdk-scale.ts';
 import { langchainScale } from './langchain-scale.ts';
 import { mastraScale } from './mastra-scale.ts';
@@ -26,6 +26,11 @@ export type ScaleRun = {
   heapMB: number;
   /** Heap of the histories as the framework holds them (MB). */
   historiesMB: number;
+  /**
+   * Conversations the process's conversation budget (`processConversationMemory()`)
+   * kept after the last call: past this many, a round-robin finds none kept.
+   */
+  keptConversations?: number;
 };
 
 export const ADAPTERS: Record<string, (countedTokens: (messages: number) => number) => ScaleDriver> = {
@@ -86,6 +91,7 @@ async function main(): Promise<void> {
     firstCallMedian: median(first),
     heapMB: round((grown - withHistories) / 2 ** 20),
     historiesMB: round((withHistories - before) / 2 ** 20),
+    keptConversations: processConversationMemory().size,
   };
   console.log(JSON.stringify(run));
 }
