@@ -140,9 +140,16 @@ function pushValues(values: unknown[], message: Fields): void {
  * replaces the kept one.
  */
 function matchValues(message: Fields, values: unknown[], at: number): number {
-  if (message.role !== values[at] || !same(message.providerOptions, values, at + 1)) return -1;
+  if (
+    message.role !== values[at] ||
+    (message.providerOptions !== values[at + 1] && !settle(message.providerOptions, values, at + 1))
+  )
+    return -1;
   const content = message.content;
-  if (!Array.isArray(content)) return values[at + 2] === NOT_PARTS && same(content, values, at + 3) ? at + 4 : -1;
+  if (!Array.isArray(content))
+    return values[at + 2] === NOT_PARTS && (content === values[at + 3] || settle(content, values, at + 3))
+      ? at + 4
+      : -1;
   if (values[at + 2] !== content.length) return -1;
   let next = at + 3;
   for (let index = 0; index < content.length; index += 1) {
@@ -153,19 +160,23 @@ function matchValues(message: Fields, values: unknown[], at: number): number {
       continue;
     }
     const type = part.type;
-    if (type !== values[next] || !same(part.providerOptions, values, next + 1)) return -1;
+    if (
+      type !== values[next] ||
+      (part.providerOptions !== values[next + 1] && !settle(part.providerOptions, values, next + 1))
+    )
+      return -1;
     next += 2;
     switch (type) {
       case 'text':
       case 'reasoning':
-        if (!same(part.text, values, next)) return -1;
+        if (part.text !== values[next] && !settle(part.text, values, next)) return -1;
         next += 1;
         break;
       case 'tool-call':
         if (
           part.toolCallId !== values[next] ||
           part.toolName !== values[next + 1] ||
-          !same(part.input, values, next + 2) ||
+          (part.input !== values[next + 2] && !settle(part.input, values, next + 2)) ||
           part.providerExecuted !== values[next + 3]
         ) {
           return -1;
@@ -176,24 +187,26 @@ function matchValues(message: Fields, values: unknown[], at: number): number {
         if (
           part.toolCallId !== values[next] ||
           part.toolName !== values[next + 1] ||
-          !same(part.output, values, next + 2)
+          (part.output !== values[next + 2] && !settle(part.output, values, next + 2))
         ) {
           return -1;
         }
         next += 3;
         break;
       default:
-        if (!same(part, values, next)) return -1;
+        if (part !== values[next] && !settle(part, values, next)) return -1;
         next += 1;
     }
   }
   return next;
 }
 
-/** Whether `value` has the content of `values[at]`; an equal other object takes its place. */
-function same(value: unknown, values: unknown[], at: number): boolean {
+/**
+ * Whether `value`, not `values[at]` itself, has its content; an equal other object takes
+ * its place. Called only on a mismatch, so the identity checks stay inline.
+ */
+function settle(value: unknown, values: unknown[], at: number): boolean {
   const kept = values[at];
-  if (value === kept) return true;
   if (typeof value !== 'object' || !sameContent(value, kept)) return false;
   values[at] = value;
   return true;
