@@ -1,7 +1,7 @@
 import { generateText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { deadlineSettings, expectSummaryDeadlineFallback } from '../../core/test/summary-deadline.js';
+import { deadlineSettings, expectSummaryDeadlineFallback, neverAnswering } from '../../core/test/summary-deadline.js';
 import { aiSdkSummarizer } from './ai-sdk-summarizer.js';
 import { compactionMiddleware } from './compaction-middleware.js';
 
@@ -12,15 +12,9 @@ describe('aiSdkSummarizer under a deadline (r09)', () => {
     ['listens to its abort signal', true],
     ['ignores its abort signal', false],
   ])('a model that never answers and %s: the call is aborted and compaction falls back', async (_label, listens) => {
-    const signals: (AbortSignal | undefined)[] = [];
-    const model = new MockLanguageModelV4({
-      doGenerate: ({ abortSignal }) =>
-        new Promise((_resolve, reject) => {
-          signals.push(abortSignal);
-          if (listens) abortSignal?.addEventListener('abort', () => reject(abortSignal.reason));
-        }),
-    });
-    await expectSummaryDeadlineFallback(aiSdkSummarizer(model), () => signals, 100);
+    const never = neverAnswering(listens);
+    const model = new MockLanguageModelV4({ doGenerate: never.call });
+    await expectSummaryDeadlineFallback(aiSdkSummarizer(model), () => never.signals, 100);
   });
 });
 

@@ -14,6 +14,22 @@ export function deadlineSettings(summaryTimeoutMs: number) {
 }
 
 /**
+/**
+ * A model call that never answers, for a framework's test model
+ * (`new MockLanguageModelV4({ doGenerate: never.call })`): it records the abort
+ * signal of each call in `signals` and, when `listens`, rejects with the signal's
+ * reason on abort; otherwise it ignores the signal and stays pending for ever.
+ */
+export function neverAnswering(listens: boolean) {
+  const signals: (AbortSignal | undefined)[] = [];
+  const call = ({ abortSignal }: { abortSignal?: AbortSignal | undefined }): Promise<never> =>
+    new Promise((_resolve, reject) => {
+      signals.push(abortSignal);
+      if (listens) abortSignal?.addEventListener('abort', () => reject(abortSignal.reason));
+    });
+  return { signals, call };
+}
+
  * The deadline test every adapter's summarizer passes (r09): a forced compaction
  * with `summarizer`, whose model does not answer in time, falls back to the
  * structured summary with a timeout recorded, and every signal the model's calls

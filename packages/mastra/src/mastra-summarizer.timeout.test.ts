@@ -2,7 +2,7 @@ import { Agent } from '@mastra/core/agent';
 import type { MastraModelConfig } from '@mastra/core/llm';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { deadlineSettings, expectSummaryDeadlineFallback } from '../../core/test/summary-deadline.js';
+import { deadlineSettings, expectSummaryDeadlineFallback, neverAnswering } from '../../core/test/summary-deadline.js';
 import { scriptedModel } from './__fixtures__/scripted-model.js';
 import { CompactionProcessor } from './compaction-processor.js';
 import { mastraSummarizer } from './mastra-summarizer.js';
@@ -16,16 +16,10 @@ describe('mastraSummarizer under a deadline (r09)', () => {
   ])(
     'a model behind a Mastra Agent that never answers and %s: aborted, and compaction falls back',
     async (_label, listens) => {
-      const signals: (AbortSignal | undefined)[] = [];
-      const model = new MockLanguageModelV4({
-        doGenerate: ({ abortSignal }) =>
-          new Promise((_resolve, reject) => {
-            signals.push(abortSignal);
-            if (listens) abortSignal?.addEventListener('abort', () => reject(abortSignal.reason));
-          }),
-      });
+      const never = neverAnswering(listens);
+      const model = new MockLanguageModelV4({ doGenerate: never.call });
       const summarizer = mastraSummarizer(model as unknown as MastraModelConfig);
-      await expectSummaryDeadlineFallback(summarizer, () => signals, 200);
+      await expectSummaryDeadlineFallback(summarizer, () => never.signals, 200);
     },
   );
 });

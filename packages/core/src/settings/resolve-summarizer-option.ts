@@ -26,8 +26,8 @@ export type SummarizerOptionResolver<TModel> = {
   fromModelId?(id: string): Summarizer;
 };
 
-const wrapped = new WeakMap<object, WeakMap<object, Summarizer>>();
-const byId = new WeakMap<object, Map<string, Summarizer>>();
+/** Per resolver: the summarizer made for each model object, and for each model id. */
+const made = new WeakMap<object, { byModel: WeakMap<object, Summarizer>; byId: Map<string, Summarizer> }>();
 
 /**
  * The summarizer an adapter option asks for:
@@ -54,7 +54,7 @@ export function resolveSummarizerOption<TModel>(
   if (resolver.isModel(value)) return fromModel(value as TModel & object, resolver);
   const fromModelId = resolver.fromModelId;
   if (typeof value === 'string' && value !== 'llm' && value.trim() !== '' && fromModelId) {
-    return fromId(value, resolver, (id) => fromModelId.call(resolver, id));
+    return remember(madeBy(resolver).byId, value, () => fromModelId.call(resolver, value));
   }
   if (value === undefined || value === 'llm') {
     if (resolver.isModel(defaultModel)) return fromModel(defaultModel as TModel & object, resolver);
@@ -71,33 +71,27 @@ export function resolveSummarizerOption<TModel>(
 }
 
 function fromModel<TModel>(model: TModel & object, resolver: SummarizerOptionResolver<TModel>): Summarizer {
-  let byModel = wrapped.get(resolver);
-  if (!byModel) {
-    byModel = new WeakMap();
-    wrapped.set(resolver, byModel);
-  }
-  let summarizer = byModel.get(model);
-  if (!summarizer) {
-    summarizer = resolver.fromModel(model);
-    byModel.set(model, summarizer);
-  }
-  return summarizer;
+  return remember(madeBy(resolver).byModel, model, () => resolver.fromModel(model));
 }
 
-function fromId<TModel>(
-  id: string,
-  resolver: SummarizerOptionResolver<TModel>,
-  make: (id: string) => Summarizer,
-): Summarizer {
-  let ids = byId.get(resolver);
-  if (!ids) {
-    ids = new Map();
-    byId.set(resolver, ids);
+function madeBy(resolver: object) {
+  let caches = made.get(resolver);
+  if (!caches) {
+    caches = { byModel: new WeakMap(), byId: new Map() };
+    made.set(resolver, caches);
   }
-  let summarizer = ids.get(id);
+  return caches;
+}
+
+function remember<TKey>(
+  cache: { get(key: TKey): Summarizer | undefined; set(key: TKey, value: Summarizer): unknown },
+  key: TKey,
+  make: () => Summarizer,
+): Summarizer {
+  let summarizer = cache.get(key);
   if (!summarizer) {
-    summarizer = make(id);
-    ids.set(id, summarizer);
+    summarizer = make();
+    cache.set(key, summarizer);
   }
   return summarizer;
 }
