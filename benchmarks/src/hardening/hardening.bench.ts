@@ -13,14 +13,15 @@ import { readFileSync } from 'node:fs';
 import { isTiny, startResult } from '@compaction/bench-kit/bench-env';
 import { parseClaudeCodeSession } from '@compaction/claude-code-import';
 import {
-  compact,
   createCompactionSession,
   type GenerateText,
   gptTokenizerCounter,
   HISTORY_SUMMARY_HEADINGS,
   llmSummarizer,
   type Message,
+  resolveSettings,
 } from '@compaction/core';
+import { compactWith } from '@compaction/core/internal';
 import { sessionFiles, sessionLabel } from '../economy/session-files.ts';
 
 /** Summary models' windows: that of the case the issue reports, and a small one that needs chunks. */
@@ -48,10 +49,10 @@ function recordingModel(requests: number[]): GenerateText {
 async function largestRequest(file: string, summaryWindow: number) {
   const { messages } = parseClaudeCodeSession(readFileSync(file, 'utf8'));
   const requests: number[] = [];
-  const compaction = await compact(messages, {
-    settings: { contextWindow: 200_000 },
+  const compaction = await compactWith(messages, {
+    settings: resolveSettings({ contextWindow: 200_000 }, 200_000),
     summarizer: llmSummarizer({ generate: recordingModel(requests), contextWindow: summaryWindow }),
-    counter,
+    counting: { counter },
     force: true,
     keepRecentTokens: 20_000,
   });

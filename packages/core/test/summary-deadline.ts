@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { compact, type Message, type Summarizer } from '../src/index.js';
+import { gptTokenizerCounter, type Message, resolveSettings, type Summarizer } from '../src/index.js';
+import { compactWith } from '../src/internal/index.js';
 
 /** Twenty long messages: enough to compact in an 8 000-token window. */
 export const DEADLINE_HISTORY: readonly Message[] = Array.from({ length: 20 }, (_, index) => ({
@@ -13,7 +14,6 @@ export function deadlineSettings(summaryTimeoutMs: number) {
   return { contextWindow: 8000, keepRecentTokens: 1500, reserveTokens: 1000, summaryTimeoutMs };
 }
 
-/**
 /**
  * A model call that never answers, for a framework's test model
  * (`new MockLanguageModelV4({ doGenerate: never.call })`): it records the abort
@@ -30,6 +30,7 @@ export function neverAnswering(listens: boolean) {
   return { signals, call };
 }
 
+/**
  * The deadline test every adapter's summarizer passes (r09): a forced compaction
  * with `summarizer`, whose model does not answer in time, falls back to the
  * structured summary with a timeout recorded, and every signal the model's calls
@@ -40,8 +41,9 @@ export async function expectSummaryDeadlineFallback(
   signals: () => readonly (AbortSignal | undefined)[],
   summaryTimeoutMs: number,
 ): Promise<void> {
-  const result = await compact(DEADLINE_HISTORY.slice(), {
-    settings: deadlineSettings(summaryTimeoutMs),
+  const result = await compactWith(DEADLINE_HISTORY.slice(), {
+    settings: resolveSettings(deadlineSettings(summaryTimeoutMs), 8000),
+    counting: { counter: gptTokenizerCounter() },
     summarizer,
     force: true,
   });

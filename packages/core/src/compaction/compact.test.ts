@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversation, recordingSummarizer, words } from '../../test/builders.js';
+import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import type { Message } from '../messages/types.js';
-import type { Summarizer } from '../summarize/types.js';
-import { createTokenCache } from '../tokens/create-token-cache.js';
+import { resolveSettings } from '../settings/compaction-settings.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
-import { buildContext } from './build-context.js';
-import { compact, contextTokens } from './compact.js';
+import { COMPACT_FUNCTION_OPTION_KEYS } from './check-compact-function-options.js';
+import { compact } from './compact.js';
+import { compactWith } from './compact-with.js';
 
 const counter = heuristicCounter();
 const settings = { contextWindow: 8_000, reserveTokens: 1_000, keepRecentTokens: 1_000, trigger: 0.5, minMessages: 4 };
-const now = () => new Date('2026-11-25T00:00:00.000Z');
 
 function session(turns: number, outputTokens = 300): Message[] {
   const c = conversation();
@@ -21,60 +21,20 @@ function session(turns: number, outputTokens = 300): Message[] {
   ]).flat();
 }
 
+/** The rejection of `compact(messages, options)`, with the summarizer calls it made. */
+async function refusal(options: unknown) {
+  const summarizer = recordingSummarizer();
+  const given = typeof options === 'object' && options !== null ? { summarizer, ...options } : options;
+  const error = await compact(session(12), given as never).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  return { error, calls: summarizer.requests.length };
+}
+
 describe('compact', () => {
   it('returns undefined when there is nothing to compact', async () => {
     expect(await compact(session(1), { settings, counter })).toBeUndefined();
-  });
-
-  it('summarizes the old span; every figure of the result describes the state it returns', async () => {
-    const messages = session(12);
-    const { count } = createTokenCache(counter);
-    const result = await compact(messages, {
-      settings,
-      counter,
-      countTokens: count,
-      summarizer: recordingSummarizer(),
-      now,
-      force: true,
-    });
-    expect(result).toBeDefined();
-    const { state } = result!;
-    expect(state.version).toBe(1);
-    expect(state.createdAt).toBe('2026-11-25T00:00:00.000Z');
-    expect(result!.strategy).toBe('test');
-    expect(result!.tokensBefore).toBe(contextTokens(messages, undefined, count, counter));
-    expect(state.tokensBefore).toBe(result!.tokensBefore);
-    expect(result!.tokensAfter).toBe(contextTokens(messages, state, count, counter));
-    expect(state.tokensAfter).toBe(result!.tokensAfter);
-    expect(result!.tokensAfter).toBeLessThan(result!.tokensBefore);
-    expect(buildContext(messages, state)[0]!.metadata?.compaction).toMatchObject({ type: 'summary' });
-  });
-
-  it("toContextTokens turns every token figure into the provider's", async () => {
-    const messages = session(12);
-    const plain = await compact(messages, { settings, counter, summarizer: recordingSummarizer(), now, force: true });
-    const scaled = await compact(messages, {
-      settings,
-      counter,
-      summarizer: recordingSummarizer(),
-      now,
-      force: true,
-      toContextTokens: (counted) => counted * 2 + 7,
-    });
-    expect(scaled!.tokensBefore).toBe(plain!.tokensBefore * 2 + 7);
-    expect(scaled!.tokensAfter).toBe(plain!.tokensAfter * 2 + 7);
-  });
-
-  it('a second compaction updates the previous summary with only the newly summarized messages', async () => {
-    const summarizer = recordingSummarizer();
-    const messages = session(20);
-    const first = await compact(messages.slice(0, 40), { settings, counter, summarizer, force: true });
-    const second = await compact(messages, { settings, counter, summarizer, previous: first!.state, force: true });
-    expect(second!.state.version).toBe(2);
-    const update = summarizer.requests.at(-1)!;
-    expect(update.previousSummary).toBe(first!.state.summary);
-    const firstKept = messages.findIndex((m) => m.id === first!.state.firstKeptMessageId);
-    expect(messages.indexOf(update.messages[0]!)).toBeGreaterThanOrEqual(firstKept);
   });
 
   it('prune-only when clearing old tool outputs is enough: no summarizer call, strategy prune', async () => {
@@ -92,30 +52,95 @@ describe('compact', () => {
     expect(summarizer.requests).toHaveLength(0);
   });
 
-  it('falls back down the chain when the given summarizer throws, and records why', async () => {
-    const failing: Summarizer = {
-      name: 'broken',
-      summarize: async () => {
-        throw new Error('model down');
-      },
-    };
-    const result = await compact(session(12), { settings, counter, summarizer: failing, force: true });
-    expect(result?.strategy).toBe('structured');
-    expect(result?.fallbacks).toEqual([{ strategy: 'broken', error: expect.stringMatching(/model down/) }]);
+  it('property: is compactWith over the resolved settings and a cache over the counter, trigger manual', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 2, max: 24 }),
+        fc.integer({ min: 10, max: 900 }),
+        fc.option(fc.constantFrom('focus on the parser bug', ''), { nil: undefined }),
+        async (turns, output, instructions) => {
+          const messages = session(turns, output);
+          const given = { settings, counter, ...(instructions !== undefined ? { instructions } : {}) };
+          const mine = await compact(messages, { ...given, summarizer: recordingSummarizer() });
+          const internal = await compactWith(messages, {
+            settings: resolveSettings(settings, 8_000),
+            counting: { counter },
+            summarizer: recordingSummarizer(),
+            ...(instructions !== undefined ? { instructions } : {}),
+          });
+          const stable = (result: typeof mine) => result && { ...result, state: { ...result.state, createdAt: 'now' } };
+          expect(stable(mine)).toEqual(stable(internal));
+          if (mine) expect(mine.trigger).toBe('manual');
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
-  it('property: the result never loses a message — summarized range + kept messages = the history', async () => {
+  it('takes the context window from the model when the settings do not set one', async () => {
+    const messages = session(12);
+    const { contextWindow: _omitted, ...windowless } = settings;
+    const byModel = await compact(messages, { settings: windowless, model: 'gpt-4', counter });
+    const explicit = await compact(messages, { settings: { ...windowless, contextWindow: 8_192 }, counter });
+    expect(byModel?.state.firstKeptMessageId).toBe(explicit?.state.firstKeptMessageId);
+  });
+
+  it.each([
+    ['force', true, /session\.compact\(\)/],
+    ['countTokens', () => 1, /counter/],
+    ['toContextTokens', (n: number) => n, /calibration/],
+    ['keepRecentTokens', 500, /settings\.keepRecentTokens/],
+    ['trigger', 'auto', /trigger is 'manual'/],
+    ['tokensBefore', 10, /measures it/],
+    ['plan', {}, /compactWith/],
+    ['now', () => new Date(), /compactWith/],
+  ])(
+    'the session knob %s is a typed error saying where it went, before any summarizer call',
+    async (key, value, where) => {
+      const { error, calls } = await refusal({ settings, counter, [key]: value });
+      expect(InvalidSettingsError.isInstance(error)).toBe(true);
+      expect((error as InvalidSettingsError).setting).toBe(key);
+      expect((error as Error).message).toMatch(where);
+      expect(calls).toBe(0);
+    },
+  );
+
+  it('property: any other unknown key is a typed error naming it; unset keys are ignored', async () => {
+    const known = new Set<string>([...COMPACT_FUNCTION_OPTION_KEYS, '__proto__', 'constructor']);
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 2, max: 30 }), fc.integer({ min: 10, max: 900 }), async (turns, output) => {
-        const messages = session(turns, output);
-        const result = await compact(messages, { settings, counter, summarizer: recordingSummarizer(), force: true });
-        if (!result) return;
-        const firstKept = messages.findIndex((m) => m.id === result.state.firstKeptMessageId);
-        expect(firstKept).toBeGreaterThanOrEqual(0);
-        if (result.strategy !== 'prune') expect(result.state.summarizedRange.messageCount).toBe(firstKept);
-        expect(result.tokensAfter).toBe(result.state.tokensAfter);
-      }),
-      { numRuns: 60 },
+      fc.asyncProperty(
+        fc.string({ minLength: 1, maxLength: 12 }).filter((key) => !known.has(key)),
+        fc.oneof(fc.integer(), fc.string(), fc.boolean(), fc.constant(null)),
+        async (key, value) => {
+          const { error, calls } = await refusal({ settings, counter, [key]: value });
+          expect(InvalidSettingsError.isInstance(error)).toBe(true);
+          expect((error as InvalidSettingsError).setting).toBe(key);
+          expect(calls).toBe(0);
+          expect(await compact(session(1), { settings, counter, [key]: undefined } as never)).toBeUndefined();
+        },
+      ),
+      { numRuns: 50 },
     );
+  });
+
+  it.each([
+    ['options', 'not options', /takes \{ previous, summarizer/],
+    ['summarizer', 'gpt-5', /must be a Summarizer/],
+    ['counter', { name: 'x' }, /must be a TokenCounter/],
+    ['model', { id: 'gpt-5' }, /model id string/],
+    ['instructions', 42, /must be a string/],
+    ['signal', { aborted: false }, /AbortSignal/],
+  ])('a wrong %s is a typed error at once', async (setting, value, problem) => {
+    const { error, calls } = await refusal(setting === 'options' ? value : { settings, counter, [setting]: value });
+    expect(InvalidSettingsError.isInstance(error)).toBe(true);
+    expect((error as InvalidSettingsError).setting).toBe(setting);
+    expect((error as Error).message).toMatch(problem);
+    expect(calls).toBe(0);
+  });
+
+  it('bad settings are the settings check’s typed error', async () => {
+    const { error } = await refusal({ settings: { ...settings, keepRecentTokens: -1 }, counter });
+    expect(InvalidSettingsError.isInstance(error)).toBe(true);
+    expect((error as InvalidSettingsError).setting).toBe('keepRecentTokens');
   });
 });

@@ -1,21 +1,25 @@
 import type { Message } from '../messages/types.js';
 import { getContextWindow } from '../models/index.js';
 import { type CompactionSettings, type ResolvedSettings, resolveSettings } from '../settings/compaction-settings.js';
-import { fallbackChain } from '../summarize/fallback/summarize-with-fallback.js';
-import { extractFileOperations, type FileToolMap, mergeFileOperations } from '../summarize/index.js';
+import type { FileToolMap } from '../summarize/index.js';
 import type { Summarizer } from '../summarize/types.js';
-import { countMessageTokens, createTokenCache, gptTokenizerCounter } from '../tokens/index.js';
+import { gptTokenizerCounter } from '../tokens/index.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { type BuildContextOptions, buildContext } from './build-context.js';
-import type { CompactionResult, CompactionTrigger } from './compaction-result.js';
+import { checkCompactFunctionOptions } from './check-compact-function-options.js';
+import { compactWith } from './compact-with.js';
+import type { CompactionResult } from './compaction-result.js';
 import type { CompactionState } from './compaction-state.js';
-import { nextState } from './next-state.js';
-import { type CompactionPlan, prepareCompaction } from './prepare-compaction.js';
-import { pruneOnly } from './prune-only.js';
-import { summarizePlan } from './summarize-plan.js';
 
+export { contextTokens } from './context-tokens.js';
+
+/**
+ * Options of {@link compact}: what one compaction needs from its caller. The
+ * session's own knobs (its token cache and calibration, a precomputed plan, a
+ * forced cut, the trigger, the clock) are not here: a session passes them to
+ * `compactWith` (`@compaction/core/internal`).
+ */
 export type CompactOptions = {
-  /** The state of the previous compaction; its summary is updated, not redone. */
+  /** The state of the previous compaction; its summary is updated, not redone. @default undefined (a first compaction) */
   previous?: CompactionState | undefined;
   /**
    * Makes the summary. Whatever it is, the chain falls back to the structured
@@ -23,149 +27,47 @@ export type CompactOptions = {
    * @default structuredSummarizer()
    */
   summarizer?: Summarizer | undefined;
-  /** @default DEFAULT_COMPACTION_SETTINGS */
+  /** The settings (`keepRecentTokens`, `contextWindow`, …); missing ones take their defaults. @default DEFAULT_COMPACTION_SETTINGS */
   settings?: Partial<CompactionSettings> | ResolvedSettings | undefined;
-  /** Model id, for the context window when `settings.contextWindow` is not set. */
+  /** Model id, for the context window when `settings.contextWindow` is not set. @default undefined (the default window) */
   model?: string | undefined;
-  /** @default gptTokenizerCounter('o200k_base') */
+  /** Counts tokens. @default gptTokenizerCounter('o200k_base') */
   counter?: TokenCounter | undefined;
-  /** Tokens of one message; defaults to a cache over `counter`. */
-  countTokens?: ((message: Message) => number) | undefined;
-  /** Focus for the summary, e.g. "focus on the parser bug". */
+  /** Focus for the summary, e.g. "focus on the parser bug". @default undefined (none) */
   instructions?: string | undefined;
+  /** Aborts the summarizer calls; `compact` then rejects with the signal's reason. @default undefined */
   signal?: AbortSignal | undefined;
-  /** Emergency mode: forced cut, no prune-only shortcut. @default false */
-  force?: boolean | undefined;
-  /** Overrides `settings.keepRecentTokens` for this compaction. */
-  keepRecentTokens?: number | undefined;
-  /** Context tokens before compaction; measured when omitted. */
-  tokensBefore?: number | undefined;
-  /** A precomputed plan (from `prepareCompaction`). */
-  plan?: CompactionPlan | undefined;
-  /** Which tools read or modify files, on top of the default map. */
+  /** Which tools read or modify files, on top of the default map. @default undefined (the default map) */
   fileToolMap?: FileToolMap | undefined;
-  /**
-   * Turns counted tokens into the context size the provider will report (the
-   * session's calibration: tokenizer ratio and the system prompt / tool
-   * definitions the messages do not hold). Every token figure of the result,
-   * and the prune-only decision, use it.
-   * @default identity
-   */
-  toContextTokens?: ((counted: number) => number) | undefined;
-  /** Recorded in the result. @default 'manual' */
-  trigger?: CompactionTrigger | undefined;
-  /** Clock, for tests. @default () => new Date() */
-  now?: (() => Date) | undefined;
 };
 
 /**
- * Tokens of the context built from `history` and `state`. Messages taken from
- * the history as they are use `countTokens` (usually an id cache); messages the
- * context builder made or changed (summary, pruned outputs, repairs) are
- * counted afresh with `counter`.
- */
-export function contextTokens(
-  history: readonly Message[],
-  state: CompactionState | undefined,
-  countTokens: (message: Message) => number,
-  counter: TokenCounter,
-  buildOptions: BuildContextOptions = {},
-): number {
-  const originals = new Set(history);
-  let total = 0;
-  for (const message of buildContext(history, state, buildOptions)) {
-    total += originals.has(message) ? countTokens(message) : countMessageTokens(message, counter);
-  }
-  return total;
-}
-
-/**
- * Compacts `messages` (the display history, which is not modified), in steps:
- * plan the cut (`prepareCompaction`); try the cheap pre-pass (`pruneOnly`:
- * clear old tool outputs, enough when it alone brings the context down far
- * enough); else summarize the plan (`summarizePlan`: a split turn gets two
- * summaries requested in parallel, an update of the previous summary takes only
- * the newly summarized messages, each through the fallback chain — the given
- * summarizer → structured → truncate); then build the next state once
- * (`nextState`). Returns undefined when there is nothing to compact.
+ * Compacts `messages` (the display history, which is not modified): plans the
+ * cut, clears old tool outputs when that alone is enough (strategy `prune`),
+ * else summarizes the old span (updating `previous`'s summary, through the
+ * fallback chain) and builds the next state. Pure: the result's `state` is what
+ * to store; `buildContext(messages, state)` is what the model sees. Returns
+ * undefined when there is nothing to compact. Bad options are an
+ * `InvalidSettingsError` at once.
+ *
+ * @example
+ * const result = await compact(history, { previous: stored, settings: { contextWindow: 200_000 } });
+ * if (result) stored = result.state;
  */
 export async function compact(
   messages: readonly Message[],
   options: CompactOptions = {},
 ): Promise<CompactionResult | undefined> {
-  const { previous } = options;
+  checkCompactFunctionOptions(options);
   // An explicit `settings.contextWindow` wins over the model's; `resolveSettings` applies that.
   const settings = resolveSettings(options.settings, getContextWindow(options.model));
-  const counter = options.counter ?? gptTokenizerCounter();
-  const countTokens = options.countTokens ?? createTokenCache(counter).count;
-  const trigger = options.trigger ?? 'manual';
-  const plan =
-    options.plan ??
-    prepareCompaction(messages, previous, settings, {
-      countTokens,
-      force: options.force ?? false,
-      ...(options.keepRecentTokens !== undefined ? { keepRecentTokens: options.keepRecentTokens } : {}),
-    });
-  if (!plan) return undefined;
-  const toContext = options.toContextTokens ?? ((counted: number) => counted);
-  const measure = (state: CompactionState | undefined) =>
-    toContext(contextTokens(messages, state, countTokens, counter, { historyTools: settings.historyTools }));
-  const tokensBefore = options.tokensBefore ?? measure(previous);
-  const createdAt = (options.now ?? (() => new Date()))().toISOString();
-  const version = (previous?.version ?? 0) + 1;
-
-  if (settings.pruneToolOutputs && !options.force && !options.instructions && plan.prunableToolCallIds.length > 0) {
-    const pruned = pruneOnly({ messages, plan, previous, settings, version, createdAt, tokensBefore, measure });
-    if (pruned) return { ...pruned, trigger };
-  }
-
-  const summarized = [...plan.historyMessages, ...plan.turnPrefixMessages];
-  const fileOps = mergeFileOperations(
-    previous?.fileOps ?? { read: [], modified: [] },
-    extractFileOperations(summarized, options.fileToolMap),
-  );
-  const { summary, strategy, fallbacks } = await summarizePlan({
-    plan,
-    summarizers: fallbackChain(options.summarizer),
+  return compactWith(messages, {
+    previous: options.previous,
+    summarizer: options.summarizer,
     settings,
-    counter,
-    countTokens,
-    fileOps,
+    counting: { counter: options.counter ?? gptTokenizerCounter() },
     instructions: options.instructions,
     signal: options.signal,
+    fileToolMap: options.fileToolMap,
   });
-  const state = nextState(
-    {
-      version,
-      summary,
-      firstKeptMessageId: messages[plan.firstKeptIndex]!.id,
-      summarizedRange: { fromIndex: 0, toIndex: plan.firstKeptIndex - 1, messageCount: plan.firstKeptIndex },
-      prunedToolCallIds: keptToolResults(plan.keptMessages, previous?.prunedToolCallIds ?? []),
-      fileOps,
-      tokensBefore,
-      strategy,
-      createdAt,
-    },
-    measure,
-  );
-  return {
-    state,
-    tokensBefore,
-    tokensAfter: state.tokensAfter,
-    messagesSummarized: plan.firstKeptIndex - plan.startIndex,
-    strategy,
-    isSplitTurn: plan.isSplitTurn,
-    fallbacks,
-    trigger,
-  };
-}
-
-/** The ids among `toolCallIds` whose results are still in the kept messages (one pass over them). */
-function keptToolResults(kept: readonly Message[], toolCallIds: readonly string[]): string[] {
-  if (toolCallIds.length === 0) return [];
-  const results = new Set<string>();
-  for (const message of kept) {
-    for (const part of message.parts) if (part.type === 'tool-result') results.add(part.toolCallId);
-  }
-  return toolCallIds.filter((id) => results.has(id));
 }

@@ -5,6 +5,7 @@ import { resolveSettings } from '../settings/compaction-settings.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
 import { buildContext, PRUNED_OUTPUT_MARKER } from './build-context.js';
 import { compact } from './compact.js';
+import { compactWith } from './compact-with.js';
 import { prunableToolCallIds } from './prunable-tool-call-ids.js';
 
 const counter = heuristicCounter(4);
@@ -87,7 +88,7 @@ describe('prunableToolCallIds', () => {
       { contextWindow: 8000, keepRecentTokens: 300, reserveTokens: 500, minMessages: 2, pruneToolOutputs: false },
       8000,
     );
-    const result = await compact(history, { settings, counter, force: true });
+    const result = await compactWith(history, { settings, counting: { counter }, force: true });
     const context = buildContext(history, result!.state);
     const index = context.findIndex((message) => message.id === 'r0');
     expect(index).toBeGreaterThan(0);

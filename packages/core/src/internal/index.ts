@@ -7,7 +7,8 @@
  *
  * @packageDocumentation
  */
-export { contextTokens } from '../compaction/compact.js';
+export { type CompactCounting, type CompactWithOptions, compactWith } from '../compaction/compact-with.js';
+export { contextTokens } from '../compaction/context-tokens.js';
 export { pruneTargetTokens } from '../compaction/prune-only.js';
 export {
   CONTENT_ID_PREFIX,

@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { recordingSummarizer } from '../../test/builders.js';
 import { buildContext } from '../compaction/build-context.js';
-import { compact } from '../compaction/compact.js';
+import { compactWith } from '../compaction/compact-with.js';
 import type { Message } from '../messages/types.js';
+import { resolveSettings } from '../settings/compaction-settings.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
 import { createContextCache } from './context-cache.js';
 import { createConversationState } from './conversation-state.js';
@@ -94,11 +95,14 @@ describe('createContextCache', () => {
               ],
             });
           } else if (step.kind === 'compact') {
-            const result = await compact(conv.history.slice(), {
+            const result = await compactWith(conv.history.slice(), {
               previous: conv.record.state,
               summarizer: recordingSummarizer(),
-              settings: { contextWindow: 8_000, keepRecentTokens: 1_000, reserveTokens: 1_000, minMessages: 0 },
-              counter: heuristicCounter(),
+              settings: resolveSettings(
+                { contextWindow: 8_000, keepRecentTokens: 1_000, reserveTokens: 1_000, minMessages: 0 },
+                8_000,
+              ),
+              counting: { counter: heuristicCounter() },
               force: true,
             }).catch(() => undefined);
             if (result) conv.apply({ record: { state: result.state } });

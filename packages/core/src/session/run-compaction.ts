@@ -1,4 +1,4 @@
-import { compact } from '../compaction/compact.js';
+import { compactWith } from '../compaction/compact-with.js';
 import { type ResolvedSettings, triggerTokens } from '../settings/compaction-settings.js';
 import { StoreConflictError } from '../store/errors/store-conflict-error.js';
 import type { Summarizer } from '../summarize/types.js';
@@ -93,13 +93,11 @@ export function createCompactionRunner(options: CompactionRunnerOptions): Compac
       const versionAtStart = conversation.version();
       let result: CompactionResult | undefined;
       try {
-        result = await compact(conversation.history.slice(), {
+        result = await compactWith(conversation.history.slice(), {
           previous: conversation.record.state,
           summarizer,
           settings,
-          counter,
-          countTokens: cache.count,
-          toContextTokens: estimate.toContextTokens,
+          counting: { counter, countTokens: cache.count, toContextTokens: estimate.toContextTokens },
           tokensBefore,
           trigger,
           force: request.force,

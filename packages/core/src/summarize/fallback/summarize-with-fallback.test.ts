@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compact } from '../../compaction/compact.js';
+import { compactWith } from '../../compaction/compact-with.js';
 import type { Message } from '../../messages/types.js';
 import { createCompactionSession } from '../../session/create-compaction-session.js';
+import { resolveSettings } from '../../settings/compaction-settings.js';
+import { gptTokenizerCounter } from '../../tokens/gpt-tokenizer-counter.js';
 import { heuristicCounter } from '../../tokens/heuristic-counter.js';
 import { llmSummarizer } from '../llm/llm-summarizer.js';
 import { HISTORY_SUMMARY_HEADINGS } from '../quality/summary-headings.js';
@@ -75,8 +77,9 @@ describe('summarizeWithFallback: deadlines (r09)', () => {
   it('an abort of the caller’s signal settles at once even when the summarizer ignores it', async () => {
     const ignoring: Summarizer = { name: 'mine', summarize: () => new Promise(() => {}) };
     const controller = new AbortController();
-    const pending = compact(history(), {
-      settings: SMALL,
+    const pending = compactWith(history(), {
+      settings: resolveSettings(SMALL, SMALL.contextWindow),
+      counting: { counter: gptTokenizerCounter() },
       summarizer: ignoring,
       signal: controller.signal,
       force: true,
