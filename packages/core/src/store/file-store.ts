@@ -58,6 +58,8 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
  *   ever appended to; each append ends with a commit line. What a crash
  *   mid-append leaves after the last commit (whole lines of half a batch, or a
  *   torn line) is skipped by loading (with a warning) and dropped by the next append.
+ *   `loadHistory(id, { from })` decodes only the messages from `from` on (the
+ *   lines before are counted), as a database reads only the rows asked for.
  * - `<id>.state.json`: the {@link SessionRecord} and its revision, replaced
  *   whole through a synced temp file and a rename, so a crash leaves the old
  *   or the new record.
@@ -146,9 +148,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
     const now = await identify(file);
     if (now === undefined) return 0;
     if (known && known.ino === now.ino && known.size === now.size && known.mtime === now.mtime) return known.length;
-    const messages = await readHistoryFile(file, warn);
-    remember(lengths, sessionId, { ...now, length: messages.length });
-    return messages.length;
+    const { length } = await readHistoryFile(file, warn);
+    remember(lengths, sessionId, { ...now, length });
+    return length;
   }
 
   /** What tells one version of a history file from another: inode, size and modification time (ns). */
@@ -187,10 +189,10 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
         'loadHistory',
         history,
         async () => {
-          const messages = await readHistoryFile(history, warn);
+          const { messages, length } = await readHistoryFile(history, warn, from);
           const now = await identify(history);
-          if (now) remember(lengths, sessionId, { ...now, length: messages.length });
-          return from > 0 ? messages.slice(from) : messages;
+          if (now) remember(lengths, sessionId, { ...now, length });
+          return messages;
         },
         () => [],
       );

@@ -17,22 +17,27 @@ export type FileStoreWarning = {
 };
 
 /**
- * Reads a JSONL history file (see {@link parseHistoryFile}). A missing file is
- * an empty history. The last line counts only once its newline is written: an
+ * Reads a JSONL history file (see {@link parseHistoryFile}): the messages from
+ * `from` on (those before are counted, not decoded) and the history's length.
+ * A missing file is an empty history. The last line counts only once its newline is written: an
  * unterminated last line is what a crash during an append leaves, so it is
  * skipped with a warning, as are the lines after the last commit line. Any
  * other bad line (invalid JSON, or JSON that is no valid message) is
  * corruption and throws `InvalidStateError` naming the file and line.
  */
-export async function readHistoryFile(file: string, warn: (warning: FileStoreWarning) => void): Promise<Message[]> {
+export async function readHistoryFile(
+  file: string,
+  warn: (warning: FileStoreWarning) => void,
+  from = 0,
+): Promise<{ messages: Message[]; length: number }> {
   let data: Buffer;
   try {
     data = await readWholeFile(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { messages: [], length: 0 };
     throw error;
   }
-  return parseHistoryFile(data, file, warn);
+  return parseHistoryFile(data, file, warn, from);
 }
 
 /**

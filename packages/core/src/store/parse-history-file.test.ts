@@ -50,9 +50,9 @@ function lineByLine(text: string, warn: (warning: FileStoreWarning) => void): Me
   return messages;
 }
 
-type Outcome = { messages?: Message[]; error?: string; warnings: FileStoreWarning[] };
+type Outcome<T> = { messages?: T; error?: string; warnings: FileStoreWarning[] };
 
-function outcome(read: (warn: (warning: FileStoreWarning) => void) => Message[]): Outcome {
+function outcome<T>(read: (warn: (warning: FileStoreWarning) => void) => T): Outcome<T> {
   const warnings: FileStoreWarning[] = [];
   try {
     return { messages: read((warning) => warnings.push(warning)), warnings };
@@ -136,11 +136,39 @@ describe('parseHistoryFile', () => {
     fc.assert(
       fc.property(historyFile, (text) => {
         const bytes = Buffer.from(text, 'utf8');
-        expect(outcome((warn) => parseHistoryFile(bytes, FILE, warn))).toEqual(
+        expect(outcome((warn) => parseHistoryFile(bytes, FILE, warn).messages)).toEqual(
           outcome((warn) => lineByLine(text, warn)),
         );
       }),
       { numRuns: 1500 },
+    );
+  });
+
+  it('from a message index, decodes only the messages from it and counts the whole history', () => {
+    fc.assert(
+      fc.property(historyFile, fc.nat({ max: 14 }), (text, from) => {
+        const bytes = Buffer.from(text, 'utf8');
+        const whole = outcome((warn) => parseHistoryFile(bytes, FILE, warn).messages);
+        const part = outcome((warn) => parseHistoryFile(bytes, FILE, warn, from));
+        // The same warnings either way: they are about the file, not about what is decoded.
+        expect(part.warnings).toEqual(whole.warnings);
+        if (whole.messages) {
+          expect(part.messages).toEqual({ messages: whole.messages.slice(from), length: whole.messages.length });
+          return;
+        }
+        // A bad line is reported when it holds a message from `from` on; before it, it is only counted.
+        const badLine = Number(/line (\d+)/.exec(whole.error as string)?.[1]);
+        const before = lineByLine(
+          text
+            .split('\n')
+            .slice(0, badLine - 1)
+            .map((line) => `${line}\n`)
+            .join(''),
+          () => {},
+        ).length;
+        if (before >= from) expect(part.error).toBe(whole.error);
+      }),
+      { numRuns: 1000 },
     );
   });
 
@@ -149,7 +177,7 @@ describe('parseHistoryFile', () => {
     const backing = new Uint8Array(Buffer.byteLength(text) + 10);
     backing.set(Buffer.from(text), 5);
     const view = backing.subarray(5, 5 + Buffer.byteLength(text));
-    expect(parseHistoryFile(view, FILE, () => {}).map((message) => message.id)).toEqual(['m1']);
+    expect(parseHistoryFile(view, FILE, () => {}).messages.map((message) => message.id)).toEqual(['m1']);
   });
 
   it('reports the bytes of a torn tail cut inside a character as written, and keeps the lines before it', () => {
@@ -159,9 +187,9 @@ describe('parseHistoryFile', () => {
     );
     // Cut one byte into the three bytes of "│".
     const torn = whole.subarray(0, whole.indexOf(Buffer.from('│')) + 1);
-    expect(parseHistoryFile(torn, FILE, (warning) => warnings.push(warning)).map((message) => message.id)).toEqual([
-      'm1',
-    ]);
+    expect(
+      parseHistoryFile(torn, FILE, (warning) => warnings.push(warning)).messages.map((message) => message.id),
+    ).toEqual(['m1']);
     const tailBytes = torn.length - (torn.indexOf(0x0a) + 1);
     expect(warnings).toEqual([
       { file: FILE, message: expect.stringContaining(`(line 2, ${tailBytes} bytes without a newline)`) },

@@ -26,10 +26,19 @@ const DOLLAR = 0x24;
  * @param data - The whole file.
  * @param file - Its path, named in warnings and errors.
  * @param warn - Told what was skipped.
- * @throws InvalidStateError naming the file and line: a line that is no JSON,
- *   or JSON that is no message.
+ * @param from - Index of the first message to decode: the lines of the messages
+ *   before it are only counted (not parsed, so not checked either), as a
+ *   database reads only the rows asked for. @default 0
+ * @returns The messages from `from` on, and the length of the whole history.
+ * @throws InvalidStateError naming the file and line: a line from `from` on
+ *   that is no JSON, or JSON that is no message.
  */
-export function parseHistoryFile(data: Uint8Array, file: string, warn: (warning: FileStoreWarning) => void): Message[] {
+export function parseHistoryFile(
+  data: Uint8Array,
+  file: string,
+  warn: (warning: FileStoreWarning) => void,
+  from = 0,
+): { messages: Message[]; length: number } {
   const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   /** `ends[i]`: the offset of the newline that ends line `i` (lines counted from 0). */
   const ends: number[] = [];
@@ -72,16 +81,21 @@ export function parseHistoryFile(data: Uint8Array, file: string, warn: (warning:
   }
 
   const messages: Message[] = [];
+  let length = 0;
   for (let index = 0; index < end; index += 1) {
     const first = bytes[startOf(index)];
-    const line = textOf(index);
     if (first === OPEN_BRACE) {
       // Not blank; a marker line only when it opens with `{"$`.
-      if (opensWithDollarKey(index) && (line === HISTORY_FORMAT_LINE || COMMIT_LINE.test(line))) continue;
-    } else if (line.trim() === '') {
+      if (opensWithDollarKey(index)) {
+        const line = textOf(index);
+        if (line === HISTORY_FORMAT_LINE || COMMIT_LINE.test(line)) continue;
+      }
+    } else if (textOf(index).trim() === '') {
       continue;
     }
-    messages.push(decodeMessage(line, file, `line ${index + 1}`));
+    length += 1;
+    // A message before `from` is counted, not decoded: the caller holds it already.
+    if (length > from) messages.push(decodeMessage(textOf(index), file, `line ${index + 1}`));
   }
-  return messages;
+  return { messages, length };
 }
