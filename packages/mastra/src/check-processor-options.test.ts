@@ -1,10 +1,9 @@
 import type { CompactionEvent } from '@compaction/core';
 import { invalidSettingOf } from '@compaction/core/testing';
-import { Agent } from '@mastra/core/agent';
 import { InMemoryStore } from '@mastra/core/storage';
 import { Memory } from '@mastra/memory';
 import { describe, expect, it } from 'vitest';
-import { lastUserText, readFile, SMALL_WINDOW } from './__fixtures__/agent-fixtures.js';
+import { coderAgent, lastUserText, SMALL_WINDOW } from './__fixtures__/agent-fixtures.js';
 import { type ScriptedModel, scriptedModel } from './__fixtures__/scripted-model.js';
 import { CompactionProcessor } from './compaction-processor.js';
 import type { CompactionProcessorOptions } from './compaction-processor-options.js';
@@ -62,12 +61,8 @@ describe('a model passed as summarizer', () => {
       summarizer: writer.model,
       onEvent: (event) => events.push(event),
     });
-    const agent = new Agent({
-      id: 'coder',
-      name: 'coder',
-      instructions: 'You are a coder.',
+    const agent = coderAgent({
       model: agentModel.model,
-      tools: { readFile },
       memory: new Memory({ storage: new InMemoryStore(), options: { lastMessages: 1000 } }),
       inputProcessors: [compaction],
       errorProcessors: [compaction],

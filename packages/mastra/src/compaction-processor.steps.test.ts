@@ -2,9 +2,9 @@ import { type CompactionEvent, memoryStore, PRUNED_OUTPUT_MARKER } from '@compac
 import { Agent } from '@mastra/core/agent';
 import { describe, expect, it } from 'vitest';
 import {
+  coderAgent,
   fileText,
   promptText,
-  readFile,
   SMALL_WINDOW,
   toolPairsIntact,
   toolTraffic,
@@ -32,14 +32,7 @@ describe('CompactionProcessor in the tool loop', () => {
         settings: { ...SMALL_WINDOW, pruneToolOutputs },
         onEvent: (event) => events.push(event),
       });
-      const agent = new Agent({
-        id: 'coder',
-        name: 'coder',
-        instructions: 'You are a coder.',
-        model: scripted.model,
-        tools: { readFile },
-        inputProcessors: [processor],
-      });
+      const agent = coderAgent({ model: scripted.model, inputProcessors: [processor] });
 
       const stream = await agent.stream('Read all the files.', { maxSteps: FILES + 2 });
       expect(await stream.text).toBe('All read.');

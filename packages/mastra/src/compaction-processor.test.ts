@@ -1,13 +1,12 @@
 import { type CompactionEvent, memoryStore, type SessionStore, SUMMARY_PREFIX } from '@compaction/core';
-import { Agent } from '@mastra/core/agent';
 import { InMemoryStore } from '@mastra/core/storage';
 import { Memory } from '@mastra/memory';
 import { describe, expect, it } from 'vitest';
 import {
+  coderAgent,
   fileText,
   lastUserText,
   promptText,
-  readFile,
   SMALL_WINDOW,
   toolPairsIntact,
   toolTraffic,
@@ -32,12 +31,8 @@ function threadAgent(scripted: ScriptedModel, storage: InMemoryStore, store: Ses
   });
   // `lastMessages` high: Memory recalls the whole thread and compaction decides what the model sees.
   const memory = new Memory({ storage, options: { lastMessages: 1000 } });
-  const agent = new Agent({
-    id: 'coder',
-    name: 'coder',
-    instructions: 'You are a coder.',
+  const agent = coderAgent({
     model: scripted.model,
-    tools: { readFile },
     memory,
     inputProcessors: [processor],
     errorProcessors: [processor],

@@ -1,7 +1,6 @@
-import { Agent } from '@mastra/core/agent';
 import { describe, expect, it } from 'vitest';
 import { recordSpans } from '../../core/test/record-spans.js';
-import { readFile, SMALL_WINDOW } from './__fixtures__/agent-fixtures.js';
+import { coderAgent, SMALL_WINDOW } from './__fixtures__/agent-fixtures.js';
 import { scriptedModel } from './__fixtures__/scripted-model.js';
 import { CompactionProcessor } from './compaction-processor.js';
 
@@ -12,12 +11,8 @@ describe('compaction spans in a Mastra agent', () => {
     const scripted = scriptedModel((_prompt, call) =>
       call < 12 ? { toolCalls: [{ toolName: 'readFile', input: { path: `file${call}.ts` } }] } : { text: 'All read.' },
     );
-    const agent = new Agent({
-      id: 'coder',
-      name: 'coder',
-      instructions: 'You are a coder.',
+    const agent = coderAgent({
       model: scripted.model,
-      tools: { readFile },
       inputProcessors: [
         new CompactionProcessor({ settings: { ...SMALL_WINDOW, pruneToolOutputs: false }, sessionId: 'mastra-traced' }),
       ],

@@ -1,3 +1,4 @@
+import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
 import type { ModelPrompt } from './scripted-model.js';
@@ -14,6 +15,14 @@ export const readFile = createTool({
   inputSchema: z.object({ path: z.string() }),
   execute: async ({ path }) => ({ path, text: fileText(path) }),
 });
+
+/**
+ * The coding agent the tests run: id and name `coder`, its instructions and the
+ * `readFile` tool; `config` sets the rest (model, memory, processors).
+ */
+export function coderAgent(config: Omit<ConstructorParameters<typeof Agent>[0], 'id' | 'name' | 'instructions'>) {
+  return new Agent({ id: 'coder', name: 'coder', instructions: 'You are a coder.', tools: { readFile }, ...config });
+}
 
 /** Small settings, so a few turns cross the trigger (6,400 tokens). */
 export const SMALL_WINDOW = { contextWindow: 8000, keepRecentTokens: 1500, reserveTokens: 1000 };
