@@ -70,3 +70,16 @@ export function recordingSummarizer(name = 'test'): Summarizer & { requests: Sum
 export function words(tokens: number): string {
   return 'abcd'.repeat(tokens);
 }
+
+/**
+ * `turns` coding turns — a request, a `read` tool call with a 200-token result,
+ * an answer — about 300 heuristic tokens each: a few turns cross a 4 000-token window's trigger.
+ */
+export function longConversation(turns: number): Message[] {
+  const c = conversation();
+  return Array.from({ length: turns }, (_, turn) => [
+    c.user(`request ${turn}: ${words(40)}`),
+    ...c.toolStep([{ name: 'read', input: { path: `src/file${turn}.ts` }, output: words(200) }]),
+    c.assistant(`done ${turn}: ${words(40)}`),
+  ]).flat();
+}

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversation, recordingSummarizer, words } from '../../test/builders.js';
-import type { Message } from '../messages/types.js';
+import { conversation, longConversation, recordingSummarizer, words } from '../../test/builders.js';
 import { memoryStore } from '../store/memory-store.js';
 import type { Summarizer } from '../summarize/types.js';
 import { countMessageTokens } from '../tokens/count-message-tokens.js';
@@ -10,15 +9,6 @@ import type { CompactionEvent } from './types.js';
 
 const settings = { contextWindow: 4_000, reserveTokens: 500, keepRecentTokens: 600, trigger: 0.5, minMessages: 4 };
 const counter = heuristicCounter();
-
-function longConversation(turns: number): Message[] {
-  const c = conversation();
-  return Array.from({ length: turns }, (_, turn) => [
-    c.user(`request ${turn}: ${words(40)}`),
-    ...c.toolStep([{ name: 'read', input: { path: `src/file${turn}.ts` }, output: words(200) }]),
-    c.assistant(`done ${turn}: ${words(40)}`),
-  ]).flat();
-}
 
 describe('createCompactionSession', () => {
   it('throws at construction when a setting is invalid, naming it', () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { conversation, words } from '../../test/builders.js';
+import { longConversation } from '../../test/builders.js';
 import { recordSpans } from '../../test/record-spans.js';
-import type { Message } from '../messages/types.js';
 import type { Summarizer } from '../summarize/types.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
 import { createCompactionSession } from './create-compaction-session.js';
@@ -9,15 +8,6 @@ import { createCompactionSession } from './create-compaction-session.js';
 const exporter = recordSpans();
 
 const settings = { contextWindow: 4_000, reserveTokens: 500, keepRecentTokens: 600, trigger: 0.5, minMessages: 4 };
-
-function longConversation(turns: number): Message[] {
-  const c = conversation();
-  return Array.from({ length: turns }, (_, turn) => [
-    c.user(`request ${turn}: ${words(40)}`),
-    ...c.toolStep([{ name: 'read', input: { path: `src/file${turn}.ts` }, output: words(200) }]),
-    c.assistant(`done ${turn}: ${words(40)}`),
-  ]).flat();
-}
 
 const failing: Summarizer = {
   name: 'llm',
