@@ -49,8 +49,10 @@ type HookArgs = {
  * prompt conversion). A tool call always travels with its result, and the
  * latest ones are always kept (unlike `TokenLimiterProcessor`, which can drop
  * the run's own fresh call and result, mastra-ai/mastra#24110); what is cut
- * is summarized, not dropped. The message list and Mastra's storage are left
+ * is summarized, not dropped. The message list and the stored messages are left
  * untouched: the full history stays stored, the summary is never saved as a message.
+ * The compaction state goes in the Memory thread's metadata (key `compaction`,
+ * see `threadMetadataStore`) unless a `store` is given.
  *
  * List it in `errorProcessors` too (or use `withCompaction`): then a
  * context-overflow error from the provider triggers one emergency compaction
@@ -58,7 +60,7 @@ type HookArgs = {
  *
  * @example
  * ```ts
- * const compaction = new CompactionProcessor({ store: fileStore('.compaction') });
+ * const compaction = new CompactionProcessor(); // state in the thread's metadata, next to the messages
  * const agent = new Agent({ id: 'coder', instructions, model, tools, memory,
  *   inputProcessors: [compaction], errorProcessors: [compaction] });
  * ```
