@@ -41,7 +41,8 @@ function history(): ModelMessage[] {
 /** Edits deep inside old messages, each in place on a fresh copy (as an application would rebuild them). */
 const edits: Record<string, Edit> = {
   'a value deep in a tool result': (messages) => {
-    const output = (messages[2]!.content as { output: { value: { rows: { tags: string[] }[] } } }[])[0]!.output;
+    const output = (messages[2]!.content as unknown as { output: { value: { rows: { tags: string[] }[] } } }[])[0]!
+      .output;
     output.value.rows[0]!.tags[1] = 'z';
   },
   'a value deep in a tool input': (messages) => {
