@@ -52,7 +52,8 @@ async function readWholeFile(file: string): Promise<Buffer> {
     const data = Buffer.allocUnsafe(size);
     let filled = 0;
     while (filled < size) {
-      const { bytesRead } = await handle.read(data, filled, size - filled, filled);
+      // One read call takes at most 2 GiB: larger files are read in 1 GiB steps.
+      const { bytesRead } = await handle.read(data, filled, Math.min(size - filled, 2 ** 30), filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
