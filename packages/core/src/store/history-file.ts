@@ -19,11 +19,14 @@ export type FileStoreWarning = {
 /**
  * Reads a JSONL history file (see {@link parseHistoryFile}): the messages from
  * `from` on (those before are counted, not decoded) and the history's length.
- * A missing file is an empty history. The last line counts only once its newline is written: an
- * unterminated last line is what a crash during an append leaves, so it is
- * skipped with a warning, as are the lines after the last commit line. Any
- * other bad line (invalid JSON, or JSON that is no valid message) is
- * corruption and throws `InvalidStateError` naming the file and line.
+ * A missing file is an empty history. The last line counts only once its
+ * newline is written: an unterminated last line is what a crash during an
+ * append leaves, so it is skipped with a warning, as are the lines after the
+ * last commit line. Any other bad line from `from` on (invalid JSON, or JSON
+ * that is no valid message) is corruption and throws `InvalidStateError`
+ * naming the file and line.
+ *
+ * @param from - Index of the first message to decode. @default 0
  */
 export async function readHistoryFile(
   file: string,
