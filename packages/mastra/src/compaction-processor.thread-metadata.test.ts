@@ -255,13 +255,21 @@ describe("CompactionProcessor keeps the compaction record in the Mastra thread's
     expect(thread?.metadata?.project).toBe('apollo');
   });
 
-  it('leaves the metadata alone when a store is given, and keeps the record in memory without Memory', async () => {
+  it('leaves the metadata alone when a store is given, with a read-only Memory, and without Memory', async () => {
     const storage = new InMemoryStore();
     const store: SessionStore = memoryStore();
     const given = agentOver(storage, fileReader(), { store });
     await turnsUntilCompacted(given.agent, given.events, 0);
     expect((await entryOf(given.memory)).metadata).toEqual({ project: 'apollo' });
     expect((await store.loadRecord('t1'))?.state?.summary).toContain('SCRIPTED-SUMMARY');
+
+    // A read-only Memory: Mastra writes nothing to the thread, and neither does the processor.
+    const readOnly = agentOver(new InMemoryStore(), fileReader());
+    const readOnlyRun = { memory: { ...RUN.memory, options: { readOnly: true, lastMessages: 1000 } } };
+    for (let turn = 0; turn < 3; turn += 1) await readOnly.agent.generate(`Read file${turn}.ts`, readOnlyRun);
+    const readOnlyThread = await readOnly.memory.getThreadById({ threadId: 't1' });
+    expect(readOnlyThread?.metadata?.compaction).toBeUndefined();
+    expect(readOnly.events.filter((event) => event.type === 'store:error')).toEqual([]);
 
     // No Memory: the conversation is re-sent, and the processor compacts as before.
     const scripted = scriptedModel(() => ({ text: 'Noted.' }));

@@ -11,7 +11,10 @@ export type MemoryThread = {
    * run to run (they are stored). Without it, a re-sent conversation gets new ids.
    */
   stored: boolean;
-  /** The storage of the run's `Memory`, when it has one: where the thread and its metadata live. */
+  /**
+   * The storage of the run's `Memory`, when it has one and may write to it (not
+   * `readOnly`): where the thread and its metadata live.
+   */
   storage?: MastraCompositeStore;
 };
 
@@ -25,7 +28,8 @@ export function memoryThread(requestContext: RequestContext | undefined, message
     | {
         thread?: { id?: unknown; resourceId?: unknown };
         resourceId?: unknown;
-        runState?: () => { memory?: { storage?: MastraCompositeStore } } | undefined;
+        memoryConfig?: { readOnly?: unknown };
+        runState?: () => { memory?: RunMemory } | undefined;
       }
     | undefined;
   const threadId = memory?.thread?.id;
@@ -44,12 +48,26 @@ export function memoryThread(requestContext: RequestContext | undefined, message
   return { threadId: info.threadId, ...(info.resourceId ? { resourceId: info.resourceId } : {}), stored: false };
 }
 
-/** The storage of the run's `Memory` (its `storage` getter throws when there is none), or undefined. */
+/** What the processor uses of the run's Mastra `Memory`. */
+type RunMemory = {
+  storage?: MastraCompositeStore;
+  getMergedThreadConfig?: (config?: object) => { readOnly?: unknown } | undefined;
+};
+
+/**
+ * The storage of the run's `Memory` (its `storage` getter throws when there is
+ * none), or undefined — also when the run's memory is `readOnly`, as Mastra's
+ * own processors then write nothing to the thread either.
+ */
 function memoryStorage(memory: {
-  runState?: () => { memory?: { storage?: MastraCompositeStore } } | undefined;
+  memoryConfig?: { readOnly?: unknown };
+  runState?: () => { memory?: RunMemory } | undefined;
 }): MastraCompositeStore | undefined {
   try {
-    const storage = typeof memory.runState === 'function' ? memory.runState()?.memory?.storage : undefined;
+    const runMemory = typeof memory.runState === 'function' ? memory.runState()?.memory : undefined;
+    if (!runMemory || memory.memoryConfig?.readOnly === true) return undefined;
+    if (runMemory.getMergedThreadConfig?.(memory.memoryConfig)?.readOnly === true) return undefined;
+    const storage = runMemory.storage;
     return storage && typeof storage.getStore === 'function' ? storage : undefined;
   } catch {
     return undefined; // a Memory without storage: the session keeps its record in memory
