@@ -164,7 +164,9 @@ export function threadMetadataStore(
       const check = threadRecordEntry(record, 0, where); // refuses an invalid record before anything is read
       let conflict: number | undefined;
       let revision = 0;
+      // Pure but for its outcome: an adapter that retries the read-modify-write calls it again.
       const change = (current: unknown) => {
+        conflict = undefined;
         const actual = currentRevision(current, where);
         if (expectedRevision !== undefined && expectedRevision !== actual) {
           conflict = actual;
