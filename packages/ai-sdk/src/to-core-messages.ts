@@ -43,11 +43,11 @@ export function leadingSystemMessages(messages: readonly AiSdkMessage[]): number
 
 /** One AI SDK message as a core message with the given id, keeping the original (see `toCoreMessages`). */
 export function toCoreMessage(message: AiSdkMessage, id: string): Message {
-  const parts: Part[] = [];
-  for (const part of contentParts(message)) {
-    const core = partToCore(part);
-    if (core) parts.push(core);
-  }
+  // Made to size (`map`), not grown by `push`, which leaves room for 16 more parts in
+  // every message: core messages live as long as their conversation is kept.
+  const converted = contentParts(message).map((part) => partToCore(part));
+  const isPart = (part: Part | undefined): part is Part => part !== undefined;
+  const parts = converted.every(isPart) ? converted : converted.filter(isPart).slice();
   return { id, role: message.role, parts, metadata: { [ORIGINAL_MESSAGE_KEY]: { original: message } } };
 }
 

@@ -80,14 +80,16 @@ function messageToCore(message: MastraDBMessage): Message[] {
         resultParts.push({ index, part });
       }
     }
-    core.push({ id, role, parts: coreParts, metadata: origin(step, stepParts, sources) });
+    // Copied to size (`slice`): an array grown by `push` keeps room for 16 more items, and
+    // core messages live as long as their conversation is kept.
+    core.push({ id, role, parts: coreParts.slice(), metadata: origin(step, stepParts.slice(), sources.slice()) });
     if (results.length > 0) {
       const resultSources = resultParts.map(({ index }) => index);
       core.push({
         id: `${id}:results`,
         role: 'tool',
-        parts: results,
-        metadata: origin(step, resultParts, resultSources),
+        parts: results.slice(),
+        metadata: origin(step, resultParts.slice(), resultSources),
       });
     }
   }
