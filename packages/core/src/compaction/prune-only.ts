@@ -1,7 +1,7 @@
 import type { Message } from '../messages/types.js';
 import { type ResolvedSettings, triggerTokens } from '../settings/compaction-settings.js';
 import type { CompactionResult } from './compaction-result.js';
-import type { CompactionState } from './compaction-state.js';
+import { type CompactionState, carriedSummary } from './compaction-state.js';
 import { nextState } from './next-state.js';
 import type { CompactionPlan } from './prepare-compaction.js';
 
@@ -38,7 +38,7 @@ export function pruneOnly(input: PruneOnlyInput): Omit<CompactionResult, 'trigge
   const state = nextState(
     {
       version: input.version,
-      summary: previous?.summary ?? '',
+      ...carriedSummary(previous),
       firstKeptMessageId: previous?.firstKeptMessageId ?? messages[0]!.id,
       summarizedRange: previous?.summarizedRange ?? { fromIndex: 0, toIndex: -1, messageCount: 0 },
       prunedToolCallIds: [...(previous?.prunedToolCallIds ?? []), ...plan.prunableToolCallIds],

@@ -1,10 +1,11 @@
 import type { Message } from '../messages/types.js';
 import { DEFAULT_COMPACTION_SETTINGS, type ResolvedSettings } from '../settings/compaction-settings.js';
-import { summarizeWithFallback } from '../summarize/fallback/summarize-with-fallback.js';
-import { appendLastRequest, splitLastRequest } from '../summarize/index.js';
-import type { FileOperations, SummarizeRequest, Summarizer } from '../summarize/types.js';
+import { type AcceptedSummary, summarizeWithFallback } from '../summarize/fallback/summarize-with-fallback.js';
+import { textPreviousSummary } from '../summarize/previous-summary.js';
+import { renderSummary } from '../summarize/render-summary.js';
+import type { FileOperations, SummarizeRequest, Summarizer, SummaryPart } from '../summarize/types.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import type { CompactionStrategy } from './compaction-state.js';
+import { type CompactionState, type CompactionStrategy, previousSummaryOf } from './compaction-state.js';
 import type { CompactionPlan } from './prepare-compaction.js';
 
 /** The largest share of the context window a summary is asked to fit in. */
@@ -15,6 +16,8 @@ export const MIN_SUMMARY_TOKENS = 400;
 /** What summarizing a plan needs. */
 export type SummarizePlanInput = {
   plan: CompactionPlan;
+  /** The state of the previous compaction: its summary parts are what an update builds on. */
+  previous?: CompactionState | undefined;
   /** The fallback chain, in order (see `fallbackChain`). */
   summarizers: readonly Summarizer[];
   settings: ResolvedSettings;
@@ -26,9 +29,14 @@ export type SummarizePlanInput = {
   signal?: AbortSignal | undefined;
 };
 
-/** The summary a plan ends in, with the strategy that made it and the summarizers that failed first. */
+/**
+ * The summary a plan ends in — its parts, the carried last request and the text rendered from
+ * them with the file lists — with the strategy that made it and the summarizers that failed first.
+ */
 export type PlanSummary = {
   summary: string;
+  summaryParts: SummaryPart[];
+  lastRequest?: string;
   strategy: CompactionStrategy;
   fallbacks: { strategy: string; error: string }[];
 };
@@ -37,10 +45,17 @@ export type PlanSummary = {
  * Summarizes a plan: the history span (an update of the previous summary when
  * there is one) and, for a split turn, the turn's prefix, requested in parallel,
  * each through the fallback chain with the settings' deadline. The recorded
- * strategy is the weakest one used.
+ * strategy is the weakest one used. The state's parts are the new history part (or the
+ * previous summary's parts, when only a turn's prefix was summarized) and the prefix part;
+ * the text is rendered from them once, with `fileOps` and the last request.
  */
 export async function summarizePlan(input: SummarizePlanInput): Promise<PlanSummary> {
   const { plan, summarizers, settings, counter, countTokens } = input;
+  // A plan made from a state whose parts the caller did not pass: its text, as one opaque part.
+  const previous =
+    plan.previousSummary === undefined
+      ? undefined
+      : (previousSummaryOf(input.previous) ?? textPreviousSummary(plan.previousSummary));
   const fallbacks: { strategy: string; error: string }[] = [];
   const base = {
     fileOps: input.fileOps,
@@ -60,6 +75,7 @@ export async function summarizePlan(input: SummarizePlanInput): Promise<PlanSumm
           // The turn's prefix summary is stored with it: the two share the size.
           ...(plan.isSplitTurn ? { splitTurn: true } : {}),
           ...(plan.previousSummary !== undefined ? { previousSummary: plan.previousSummary } : {}),
+          ...(previous ? { previous } : {}),
           replacedTokens:
             sumTokens(plan.historyMessages, countTokens) +
             (plan.previousSummary ? counter.countText(plan.previousSummary) : 0),
@@ -80,10 +96,28 @@ export async function summarizePlan(input: SummarizePlanInput): Promise<PlanSumm
     historyRequest ? summarizeWithFallback(summarizers, historyRequest, fallbacks, chainOptions) : undefined,
     prefixRequest ? summarizeWithFallback(summarizers, prefixRequest, fallbacks, chainOptions) : undefined,
   ]);
+  const parts: SummaryPart[] = historyResult ? [partOf('history', historyResult)] : [...(previous?.parts ?? [])];
+  const lastRequest = historyResult ? historyResult.draft.lastRequest : previous?.lastRequest;
+  if (prefixResult?.text.trim()) parts.push(partOf('turn-prefix', prefixResult));
   return {
-    summary: joinSummaries(historyResult?.text ?? plan.previousSummary, prefixResult?.text),
+    summary: renderSummary({ parts, fileOps: input.fileOps, lastRequest }),
+    summaryParts: parts,
+    ...(lastRequest !== undefined ? { lastRequest } : {}),
     strategy: worstStrategy(summarizers, [historyResult?.strategy, prefixResult?.strategy]),
     fallbacks,
+  };
+}
+
+/** The part the state keeps of an accepted summary. */
+function partOf(kind: SummaryPart['kind'], accepted: AcceptedSummary): SummaryPart {
+  const { text, facts, fileListing, verbatim } = accepted.draft;
+  return {
+    kind,
+    strategy: accepted.strategy,
+    text,
+    ...(facts !== undefined ? { facts } : {}),
+    ...(fileListing !== undefined && kind === 'history' ? { fileListing } : {}),
+    ...(verbatim ? { verbatim } : {}),
   };
 }
 
@@ -100,19 +134,6 @@ function worstStrategy(summarizers: readonly Summarizer[], used: (string | undef
     }
   }
   return name ?? summarizers[0]?.name ?? 'structured';
-}
-
-/**
- * The stored summary: the history summary, then the split turn's prefix summary
- * — placed before the history summary's verbatim last-request tail, so that the
- * tail stays last and is read back as the request.
- */
-function joinSummaries(history: string | undefined, turnPrefix: string | undefined): string {
-  if (!turnPrefix) return history ?? '';
-  const section = `## Current turn so far\n\n${turnPrefix.trim()}`;
-  if (!history) return section;
-  const { body, lastRequest } = splitLastRequest(history);
-  return appendLastRequest(`${body}\n\n${section}`, lastRequest);
 }
 
 function sumTokens(messages: readonly Message[], countTokens: (message: Message) => number): number {

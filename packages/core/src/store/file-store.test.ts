@@ -132,7 +132,7 @@ describe('fileStore', () => {
       JSON.stringify({ revision: 1, state: { ...state(1), schema: (COMPACTION_STATE_SCHEMA + 1) as 1 } }),
     );
     const error = await rejection(store.loadRecord('s'));
-    expect(error.message).toMatch(/state\.schema is 2, but this version of @compaction\/core reads schema 1 at most/);
+    expect(error.message).toMatch(/state\.schema is 3, but this version of @compaction\/core reads schema 2 at most/);
   });
 
   it('refuses a corrupt line in the middle of the history with its line number', async () => {

@@ -38,7 +38,7 @@ describe('validateCompactionState', () => {
       validateCompactionState({ ...state, schema: COMPACTION_STATE_SCHEMA + 1 }, 'f.json'),
     );
     expect(message).toMatch(
-      /^f\.json: state\.schema is 2, but this version of @compaction\/core reads schema 1 at most/,
+      /^f\.json: state\.schema is 3, but this version of @compaction\/core reads schema 2 at most/,
     );
     expect(message).toMatch(/Upgrade @compaction\/core/);
   });

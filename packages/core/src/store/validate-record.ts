@@ -1,4 +1,5 @@
 import { COMPACTION_STATE_SCHEMA, type CompactionState } from '../compaction/compaction-state.js';
+import { summaryFieldsProblem } from '../compaction/summary-fields-problem.js';
 import { InvalidStateError } from '../errors/index.js';
 import type { SessionRecord, UsageRecord } from './session-store.js';
 
@@ -101,6 +102,8 @@ export function validateCompactionState(value: unknown, source?: string): Compac
   if (expectString(state.strategy, 'state.strategy', source) === '') fail(source, 'state.strategy must not be empty');
   const createdAt = expectString(state.createdAt, 'state.createdAt', source);
   if (Number.isNaN(Date.parse(createdAt))) fail(source, `state.createdAt must be an ISO 8601 time, got "${createdAt}"`);
+  const summaryProblem = summaryFieldsProblem(state);
+  if (summaryProblem) fail(source, summaryProblem);
   return state as CompactionState;
 }
 

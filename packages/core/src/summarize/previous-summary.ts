@@ -14,7 +14,11 @@ export function previousOf(
   if (request?.kind !== 'history') return undefined;
   if (Array.isArray(request.previous?.parts) && request.previous.parts.length > 0) return request.previous;
   const text = typeof request.previousSummary === 'string' ? request.previousSummary : '';
-  if (!text.trim()) return undefined;
+  return text.trim() ? textPreviousSummary(text) : undefined;
+}
+
+/** An earlier summary that exists only as text: one opaque `verbatim` part, not read here. */
+export function textPreviousSummary(text: string): PreviousSummary {
   const part: SummaryPart = { kind: 'history', strategy: TEXT_STRATEGY, text, verbatim: true };
   return { parts: [part] };
 }
