@@ -1,9 +1,10 @@
 import {
-  CONVERSATION_CACHE_BYTES,
+  type ConversationMemory,
   createConversationCache,
   HELD_MESSAGE_BYTES,
   heldMessagesBytes,
   type Message,
+  processConversationMemory,
 } from '@compaction/core';
 import { contentFingerprint, hashString, nextContentId } from '@compaction/core/internal';
 import {
@@ -57,17 +58,21 @@ type Conversion = { system: Chain; conversation: Chain };
  * never modified in place).
  *
  * Conversations are kept in core's `createConversationCache`, least recently
- * used out first: bounded by `maxBytes` (estimated), or by `maxConversations`
- * when given.
+ * used out first: in `memory` (estimated bytes; by default the process's one
+ * budget, which the session registry's sessions share, so a conversation's
+ * conversion and session grow old together), or past `maxConversations` when given.
  *
- * @default maxConversations undefined (the byte bound applies)
- * @default maxBytes CONVERSATION_CACHE_BYTES / 2 (the session registry holds the other half)
+ * @default maxConversations undefined (the byte budget applies)
+ * @default memory processConversationMemory()
  */
-export function messageConverter(maxConversations?: number, maxBytes = CONVERSATION_CACHE_BYTES / 2): MessageConverter {
+export function messageConverter(
+  maxConversations?: number,
+  memory: ConversationMemory = processConversationMemory(),
+): MessageConverter {
   const recent = createConversationCache<Conversion>(
     maxConversations === undefined
       ? {
-          maxBytes,
+          memory,
           sizeOf: (conversion) =>
             heldMessagesBytes(conversionLength(conversion), HELD_MESSAGE_BYTES + SENT_MESSAGE_BYTES),
         }

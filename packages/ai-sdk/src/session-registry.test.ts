@@ -1,4 +1,4 @@
-import { heuristicCounter, sharedTokenCache, type TokenCounter } from '@compaction/core';
+import { heuristicCounter, processConversationMemory, sharedTokenCache, type TokenCounter } from '@compaction/core';
 import { generateText, type ModelMessage, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
@@ -55,5 +55,19 @@ describe('sharedTokenCache', () => {
       messages: [...messages, { role: 'assistant', content: 'Sure.' }, { role: 'user', content: 'More?' }],
     });
     expect(counter.counted).toBeGreaterThan(counted);
+  });
+});
+
+describe('the process budget of conversations', () => {
+  it('holds every middleware’s sessions and conversions together, a conversation’s two side by side', async () => {
+    const memory = processConversationMemory();
+    const before = memory.size;
+    const counter = countingCounter('process-budget-middlewares');
+    const messages: ModelMessage[] = [...conversation(3), { role: 'user', content: 'And now?' }];
+    await generateText({ model: wrapped(counter), instructions: 'Be brief.', messages });
+    await generateText({ model: wrapped(counter), instructions: 'Be brief.', messages });
+    // Two middlewares, one conversation each: a session and a conversion apiece, in the one budget.
+    expect(memory.size - before).toBe(4);
+    expect(memory.bytes).toBeLessThanOrEqual(memory.maxBytes);
   });
 });

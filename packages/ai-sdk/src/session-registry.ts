@@ -7,6 +7,7 @@ import {
   heldMessagesBytes,
   memoryStore,
   processConversationMemory,
+  SESSION_MESSAGE_BYTES,
 } from '@compaction/core';
 import type { AiSdkModel } from './as-language-model.js';
 import type { CompactionOptions } from './compaction-options.js';
@@ -25,8 +26,9 @@ export type SessionRegistry = {
  * Keeps the recently used sessions in memory (core's `createConversationCache`
  * in the process's one budget, `processConversationMemory()`, shared with every
  * adapter's caches: the least recently used conversations of the process go
- * first; a session is sized as holding its core messages, which it keeps alive
- * after the conversions let them go), so a session's guards (no retry
+ * first; a session is sized by `SESSION_MESSAGE_BYTES` a message, as its core
+ * messages are the conversions', kept in the same budget and used in the same
+ * call, so the two are evicted together), so a session's guards (no retry
  * of a compaction that could not help, overflow suspected from usage) and token
  * counts carry from one call to the next. The AI SDK re-sends the history, so
  * sessions do not persist it (`persistHistory: false`); the store holds the state.
@@ -54,7 +56,7 @@ function createRegistry(options: CompactionOptions): SessionRegistry {
   const store = options.store ?? memoryStore();
   const sessions = createConversationCache<{ session: CompactionSession; messages: number }>({
     memory: processConversationMemory(),
-    sizeOf: (entry) => heldMessagesBytes(entry.messages),
+    sizeOf: (entry) => heldMessagesBytes(entry.messages, SESSION_MESSAGE_BYTES),
   });
   const tokenCache = conversationTokenCache(options.counter);
   return {

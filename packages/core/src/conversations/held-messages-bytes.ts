@@ -8,6 +8,16 @@
  */
 export const HELD_MESSAGE_BYTES = 640;
 
+/**
+ * Estimated bytes one message costs a kept core session whose core messages
+ * something else kept alongside holds (the AI SDK adapter's conversions, in
+ * the same budget and used in the same call, so evicted together): its history
+ * and context slots and its id-index entry. Measured with Node 24 on the
+ * benchmarks' synthetic history: a session over 204 messages holds 21.2 KB,
+ * {@link HELD_CONVERSATION_BYTES} of it whatever the length.
+ */
+export const SESSION_MESSAGE_BYTES = 72;
+
 /** Bytes a kept conversation costs whatever its length (the session, its closures, the record). */
 export const HELD_CONVERSATION_BYTES = 8 * 1024;
 

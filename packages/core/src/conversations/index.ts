@@ -16,4 +16,5 @@ export {
   HELD_CONVERSATION_BYTES,
   HELD_MESSAGE_BYTES,
   heldMessagesBytes,
+  SESSION_MESSAGE_BYTES,
 } from './held-messages-bytes.js';
