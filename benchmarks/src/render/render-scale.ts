@@ -21,7 +21,7 @@ export function renderScale(scale: (ScaleResult & ResultHeader) | undefined): st
   if (!scale) return [...lines, NOT_MEASURED].join('\n');
   const { targets } = scale;
   lines.push(
-    `Each adapter serves N conversations of ${int(scale.messages)} messages round-robin in one process, each call through its real hooks with one new ~250-token message and the provider's usage recorded (the state of earlier calls is in the store, as on a server that has been running). Median per call once every conversation was served once; the heap the adapter holds for all of them after a full GC, the framework's own histories excluded (measured apart). Each row is a process of its own. “Conversations kept” is how many the process's conversation budget (\`processConversationMemory()\`, ${PROCESS_CONVERSATION_BYTES / 2 ** 20} MiB estimated; the AI SDK adapter's conversions sit in a budget of their own) held after the last call: with more conversations than that served in turn, every call finds its conversation evicted and rebuilds it from the framework's history and the stored record (nothing is recounted: the record holds the count).`,
+    `Each adapter serves N conversations of ${int(scale.messages)} messages round-robin in one process, each call through its real hooks with one new ~250-token message and the provider's usage recorded (the state of earlier calls is in the store, as on a server that has been running). Median per call once every conversation was served once; the heap the adapter holds for all of them after a full GC, the framework's own histories excluded (measured apart). Each row is a process of its own. “Entries kept” is how many the process's conversation budget (\`processConversationMemory()\`, ${PROCESS_CONVERSATION_BYTES / 2 ** 20} MiB estimated) held after the last call — one a conversation, two for the AI SDK (its session and its conversion): with more conversations than that served in turn, every call finds its conversation evicted and rebuilds it from the framework's history and the stored record (nothing is recounted: the record holds the count).`,
     '',
   );
   const rows: string[][] = [];
@@ -51,7 +51,7 @@ export function renderScale(scale: (ScaleResult & ResultHeader) | undefined): st
         'first call of a conversation',
         'heap (ours)',
         'histories (framework)',
-        'conversations kept',
+        'entries kept',
       ],
       rows,
       ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],

@@ -27,8 +27,9 @@ export type ScaleRun = {
   /** Heap of the histories as the framework holds them (MB). */
   historiesMB: number;
   /**
-   * Conversations the process's conversation budget (`processConversationMemory()`)
-   * kept after the last call: past this many, a round-robin finds none kept.
+   * Entries the process's conversation budget (`processConversationMemory()`) kept
+   * after the last call (one a conversation; the AI SDK adapter keeps a session and a
+   * conversion): past that many conversations, a round-robin finds none kept.
    */
   keptConversations?: number;
 };
