@@ -16,8 +16,8 @@ import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import { checkChatHistoryOptions } from './check-langchain-options.js';
 import type { Conversion } from './extend-conversion.js';
 import { extendsHistory } from './extends-history.js';
-import { extendFromCore } from './from-core-messages.js';
-import { assignMessageIds, hasId, messageIds } from './message-ids.js';
+import { extendFromCore, fromCoreContext } from './from-core-messages.js';
+import { messageIds } from './message-ids.js';
 import { type ObservedStore, observedStore } from './observed-store.js';
 import { resolveSummarizer, type SummarizerOption } from './resolve-summarizer.js';
 import { extendToCore } from './to-core-messages.js';
@@ -116,7 +116,10 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
     const input = await this.#coreHistory(kept?.input);
     const current = (kept && (await this.#canReuse(kept, input.result)) ? kept : undefined) ?? this.#newSession();
     const prepared = await current.session.prepare({ messages: input.result });
-    const output = extendFromCore(kept?.output, prepared.messages);
+    // A backend that gives back other objects (Redis, Postgres) is answered with those, not the ones converted.
+    const output = input.restored
+      ? fromCoreContext(prepared.messages, input)
+      : extendFromCore(kept?.output, prepared.messages);
     this.#prepared = current.session;
     this.#kept = { ...current, input, output };
     return output.result.slice();
@@ -173,9 +176,8 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
   }
 
   async #coreHistory(previous: Conversion<BaseMessage, Message> | undefined) {
-    const full = await this.#options.history.getMessages();
-    if (!full.every(hasId)) assignMessageIds(full);
-    return extendToCore(previous, full);
+    // Ids are written onto messages that have none when the history is converted whole.
+    return extendToCore(previous, await this.#options.history.getMessages(), { assignIds: true });
   }
 
   /**

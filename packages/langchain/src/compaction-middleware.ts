@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { agentStateStore } from './agent-state-store.js';
 import { checkCompactionMiddlewareOptions } from './check-langchain-options.js';
 import type { Conversion } from './extend-conversion.js';
-import { extendFromCore, fromCoreMessages } from './from-core-messages.js';
+import { extendFromCore, fromCoreContext } from './from-core-messages.js';
 import { modelIdOf } from './model-id-of.js';
 import { profileContextWindow } from './profile-context-window.js';
 import { COMPACTION_REQUEST_KEY, COMPACTION_STATE_KEY, type CompactionRequest } from './request-compaction.js';
@@ -145,7 +145,11 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
             signal,
           });
         }
-        output = extendFromCore(kept?.output, (await thread.session.prepare({ messages: history, signal })).messages);
+        const prepared = await thread.session.prepare({ messages: history, signal });
+        // A thread restored from a checkpointer is sent as restored, not as it was converted.
+        output = input.restored
+          ? fromCoreContext(prepared.messages, input)
+          : extendFromCore(kept?.output, prepared.messages);
       } catch (error) {
         // Messages core cannot take (a legacy type, duplicate ids): the call goes out as it came.
         if (!InvalidMessageError.isInstance(error)) throw error;
@@ -166,7 +170,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
         call: () => handler({ ...request, messages: sent }),
         recover: (error) => session.recoverFromOverflow(error, { signal }),
         retry: async () => {
-          sent = fromCoreMessages(await session.context());
+          sent = fromCoreContext(await session.context(), input).result;
           return handler({ ...request, messages: sent }); // a second overflow surfaces
         },
       });

@@ -1,31 +1,60 @@
-/** Messages converted one way or the other: what went in (a copy) and what came out. */
+/**
+ * Messages converted one way or the other: what went in and what came out. Owned
+ * by one call at a time (a kept thread is taken out of its cache while a call
+ * uses it): {@link extendConversion} grows it in place.
+ */
 export type Conversion<From, To> = {
-  readonly source: readonly From[];
-  readonly result: readonly To[];
+  source: From[];
+  readonly result: To[];
+  /**
+   * Whether the last extension took over other objects of the same value
+   * ({@link AdoptPrefix}): what was made from the objects it replaced is to be made again.
+   */
+  restored?: boolean;
 };
 
 /**
+ * Whether the first `previous.source.length` messages of `source`, other objects
+ * (a thread restored from a checkpointer), can stand for those `previous` converted:
+ * then `previous` is extended as if they were the same objects.
+ */
+export type AdoptPrefix<From, To> = (previous: Conversion<From, To>, source: readonly From[]) => boolean;
+
+/**
  * Converts `source` with `convertAll`, or, when `source` starts with the very
- * objects `previous` converted (a history that grew), reuses that result and
- * converts only the rest with `convertRest(start)`; `convertRest` returns
- * undefined when the rest cannot be converted apart from what comes before.
- * A call then costs one pass of identity checks, not a conversion of every message.
+ * objects `previous` converted (a history that grew), extends `previous` in place
+ * with the rest, converted by `convertRest(start)`, and returns it; `convertRest`
+ * returns undefined when the rest cannot be converted apart from what comes before.
+ * With `adopt`, a prefix of other objects of the same value is taken over too.
+ * A call then costs one pass of identity checks and the new messages, not a
+ * conversion (nor a copy) of every message.
  */
 export function extendConversion<From, To>(
   previous: Conversion<From, To> | undefined,
   source: readonly From[],
   convertAll: (source: readonly From[]) => To[],
   convertRest: (source: readonly From[], start: number) => To[] | undefined,
+  adopt?: AdoptPrefix<From, To>,
 ): Conversion<From, To> {
-  if (previous && startsWith(source, previous.source)) {
-    const rest = convertRest(source, previous.source.length);
-    if (rest)
-      return { source: source.slice(), result: rest.length === 0 ? previous.result : previous.result.concat(rest) };
+  if (previous) {
+    const same = startsWith(source, previous.source);
+    if (same || adopt?.(previous, source)) {
+      const start = previous.source.length;
+      const rest = convertRest(source, start);
+      previous.restored = !same;
+      if (rest) {
+        if (!same) previous.source = source.slice(0, start); // the restored objects stand for the converted ones
+        for (let index = start; index < source.length; index += 1) previous.source.push(source[index]!);
+        for (const converted of rest) previous.result.push(converted);
+        return previous;
+      }
+    }
   }
   return { source: source.slice(), result: convertAll(source) };
 }
 
-function startsWith<T>(values: readonly T[], prefix: readonly T[]): boolean {
+/** Whether `values` starts with the very objects of `prefix`. */
+export function startsWith<T>(values: readonly T[], prefix: readonly T[]): boolean {
   if (values.length < prefix.length) return false;
   for (let index = 0; index < prefix.length; index += 1) if (values[index] !== prefix[index]) return false;
   return true;

@@ -7,6 +7,7 @@ import type { Message } from '@compaction/core';
  * same id (LangGraph's update by id) is a new object and fails the check.
  */
 export function extendsHistory(previous: readonly Message[], next: readonly Message[]): boolean {
+  if (previous === next) return true; // a conversion extended in place
   if (next.length < previous.length) return false;
   for (let index = 0; index < previous.length; index += 1) if (previous[index] !== next[index]) return false;
   return true;

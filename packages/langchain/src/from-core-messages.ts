@@ -37,6 +37,36 @@ export function extendFromCore(
   );
 }
 
+/**
+ * {@link fromCoreMessages} for a context prepared from `history` (the conversion of
+ * a thread restored as other objects, see `extendToCore`): a message core left as
+ * it was is the restored object that stands for it in `history.source`, not the
+ * one it was converted from. The context's messages from the history come in the
+ * history's order after what core wrote first, so they are found from the end in
+ * one pass over the context.
+ */
+export function fromCoreContext(
+  context: readonly Message[],
+  history: Conversion<BaseMessage, Message>,
+): Conversion<Message, BaseMessage> {
+  const { source, result } = history;
+  const reversed: BaseMessage[] = [];
+  let at = result.length - 1;
+  for (let index = context.length - 1; index >= 0; index -= 1) {
+    const message = context[index]!;
+    const held = at >= 0 ? result[at] : undefined;
+    if (message === held) {
+      reversed.push(source[at]!);
+      at -= 1;
+      continue;
+    }
+    const built = fromCoreMessage(message);
+    for (let part = built.length - 1; part >= 0; part -= 1) reversed.push(built[part]!);
+    if (held !== undefined && message.id === held.id) at -= 1; // core's version of that history message
+  }
+  return { source: context.slice(), result: reversed.reverse() };
+}
+
 /** One core message as LangChain messages (several only for several tool results). */
 export function fromCoreMessage(message: Message): BaseMessage[] {
   const original = originalMessage(message);

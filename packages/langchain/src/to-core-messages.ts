@@ -2,7 +2,8 @@ import { InvalidMessageError, type Message, type MessageUsage, type Part, type R
 import type { AIMessage, BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { blockToPart } from './block-to-part.js';
 import { type Conversion, extendConversion } from './extend-conversion.js';
-import { hasId, messageIds } from './message-ids.js';
+import { assignMessageIds, hasId, messageIds } from './message-ids.js';
+import { sameMessageShape } from './same-message-shape.js';
 
 /** The key under core `Message.metadata` that holds the LangChain message it came from. */
 export const ORIGINAL_MESSAGE_KEY = 'langchain';
@@ -76,16 +77,58 @@ export function toCoreMessages(messages: readonly BaseMessage[]): Message[] {
 export function extendToCore(
   previous: Conversion<BaseMessage, Message> | undefined,
   messages: readonly BaseMessage[],
+  options: ExtendToCoreOptions = {},
 ): Conversion<BaseMessage, Message> {
-  return extendConversion(previous, messages, toCoreMessages, (source, start) => {
-    const rest: Message[] = [];
-    for (let index = start; index < source.length; index += 1) {
-      const message = source[index]!;
-      if (!hasId(message)) return undefined;
-      rest.push(convertOnce(message, message.id as string, index, source));
-    }
-    return rest;
-  });
+  const convertAll = options.assignIds
+    ? (source: readonly BaseMessage[]) => {
+        if (!source.every(hasId)) assignMessageIds(source);
+        return toCoreMessages(source);
+      }
+    : toCoreMessages;
+  return extendConversion(
+    previous,
+    messages,
+    convertAll,
+    (source, start) => {
+      const rest: Message[] = [];
+      for (let index = start; index < source.length; index += 1) {
+        const message = source[index]!;
+        if (!hasId(message)) return undefined;
+        rest.push(convertOnce(message, message.id as string, index, source));
+      }
+      return rest;
+    },
+    adoptRestored,
+  );
+}
+
+/** Options of {@link extendToCore}. */
+export type ExtendToCoreOptions = {
+  /**
+   * Writes ids onto the messages that have none before a full conversion
+   * (`assignMessageIds`), as a chat history that persists them wants.
+   * @default false
+   */
+  assignIds?: boolean;
+};
+
+/**
+ * Whether a history whose first messages are other objects than those `previous`
+ * converted can go on from that conversion: each has the id and the shape of the
+ * one it replaces ({@link sameMessageShape}), as a checkpointer gives back the
+ * next run of a thread. Their core messages stay (so do the session's counts);
+ * what is sent is the restored objects ({@link fromCoreContext}). One pass that
+ * reads a few fields of each message; no conversion.
+ */
+function adoptRestored(previous: Conversion<BaseMessage, Message>, messages: readonly BaseMessage[]): boolean {
+  const { source } = previous;
+  if (messages.length < source.length) return false;
+  for (let index = 0; index < source.length; index += 1) {
+    const before = source[index]!;
+    const now = messages[index]!;
+    if (before !== now && (!hasId(now) || !sameMessageShape(before, now))) return false;
+  }
+  return true;
 }
 
 /** The core message of `message` with `id`: the one made before, if its id is still the same. */

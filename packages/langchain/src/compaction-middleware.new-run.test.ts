@@ -1,0 +1,94 @@
+import type { CompactionEvent } from '@compaction/core';
+import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import { MemorySaver } from '@langchain/langgraph';
+import { createAgent, fakeModel } from 'langchain';
+import { describe, expect, it } from 'vitest';
+import { isSummaryMessage, pastConversation, prose, sentTokens, withoutSystem } from './__fixtures__/agent-fixtures.js';
+import { compactionMiddleware } from './compaction-middleware.js';
+
+const settings = { contextWindow: 8000, keepRecentTokens: 1500, reserveTokens: 1000 };
+
+/** A model that answers each call with `text` and reports what it was sent, as a provider does. */
+function reportingModel(answers: string[]) {
+  const model = fakeModel();
+  for (const text of answers) {
+    model.respond((messages: BaseMessage[]) => {
+      const input = sentTokens(messages) + 50;
+      return new AIMessage({
+        content: text,
+        usage_metadata: { input_tokens: input, output_tokens: 5, total_tokens: input + 5 },
+      });
+    });
+  }
+  return model;
+}
+
+function agentWith(model: ReturnType<typeof fakeModel>, events: CompactionEvent[]) {
+  return createAgent({
+    model,
+    tools: [],
+    middleware: [compactionMiddleware({ settings, summarizer: 'structured', onEvent: (event) => events.push(event) })],
+    checkpointer: new MemorySaver(),
+  });
+}
+
+describe('compactionMiddleware: a new run on a thread the checkpointer restored', () => {
+  it('sends the thread as the checkpointer gave it back, run after run', async () => {
+    const events: CompactionEvent[] = [];
+    const model = reportingModel(['One.', 'Two.', 'Three.']);
+    const agent = agentWith(model, events);
+    const config = { configurable: { thread_id: 'runs' } };
+    await agent.invoke({ messages: pastConversation(2) }, config);
+    await agent.invoke({ messages: [new HumanMessage('Next?')] }, config);
+    await agent.invoke({ messages: [new HumanMessage('And then?')] }, config);
+
+    const state = (await agent.graph.getState(config)).values.messages as BaseMessage[];
+    const sent = withoutSystem(model.calls[2]!.messages);
+    expect(sent.map((message) => [message.id, message.type, message.text])).toEqual(
+      state.slice(0, -1).map((message) => [message.id, message.type, message.text]),
+    );
+    expect(events).toEqual([]);
+  });
+
+  it('sees an old message edited under its id between runs: sent as it is now, and compacted for', async () => {
+    const events: CompactionEvent[] = [];
+    const model = reportingModel(['One.', 'Two.', 'Three.']);
+    const agent = agentWith(model, events);
+    const config = { configurable: { thread_id: 'edited' } };
+    await agent.invoke({ messages: pastConversation(6) }, config);
+    expect(events).toEqual([]);
+
+    // LangGraph's update by id: the first question becomes far longer (about 3,500 tokens).
+    const long = `Please look at every module. ${prose(7, 200)}`;
+    await agent.graph.updateState(config, { messages: [new HumanMessage({ id: 'past_user_0', content: long })] });
+    await agent.invoke({ messages: [new HumanMessage('Well?')] }, config);
+    const second = withoutSystem(model.calls[1]!.messages);
+    expect(second.find((message) => message.id === 'past_user_0')?.text).toBe(long);
+    expect(sentTokens(second)).toBeGreaterThan(6_400);
+
+    // Over the trigger with the edit (the provider reported as much): the next call compacts.
+    await agent.invoke({ messages: [new HumanMessage('And now?')] }, config);
+    expect(events.map((event) => event.type)).toContain('compaction:end');
+    const third = withoutSystem(model.calls[2]!.messages);
+    expect(isSummaryMessage(third[0]!)).toBe(true);
+    expect(third.at(-1)!.text).toBe('And now?');
+  });
+
+  it('sends an edited message that keeps its shape as it is now', async () => {
+    const events: CompactionEvent[] = [];
+    const model = reportingModel(['One.', 'Two.']);
+    const agent = agentWith(model, events);
+    const config = { configurable: { thread_id: 'same-shape' } };
+    const answer = pastConversation(1)[3]!;
+    await agent.invoke({ messages: pastConversation(1) }, config);
+    // The same length, another text: a shape check cannot tell, what is sent must.
+    const edited = answer.text.replace(/[a-z]/, (letter) => (letter === 'z' ? 'y' : 'z'));
+    expect(edited).not.toBe(answer.text);
+    expect(edited).toHaveLength(answer.text.length);
+    await agent.graph.updateState(config, { messages: [new AIMessage({ id: answer.id!, content: edited })] });
+    await agent.invoke({ messages: [new HumanMessage('Well?')] }, config);
+
+    const sent = withoutSystem(model.calls[1]!.messages);
+    expect(sent.find((message) => message.id === answer.id)?.text).toBe(edited);
+  });
+});

@@ -1,0 +1,150 @@
+import type { Message } from '@compaction/core';
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  mapChatMessagesToStoredMessages,
+  mapStoredMessagesToChatMessages,
+  ToolMessage,
+} from '@langchain/core/messages';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { conversation } from './__fixtures__/message-arbitraries.js';
+import { fromCoreContext } from './from-core-messages.js';
+import { assignMessageIds } from './message-ids.js';
+import { WHOLE_TEXT_CHARS } from './same-message-shape.js';
+import { extendToCore, ORIGINAL_MESSAGE_KEY, toCoreMessages } from './to-core-messages.js';
+
+/** A core message without the LangChain original: what a comparison of values needs. */
+function value(message: Message): Message {
+  const { [ORIGINAL_MESSAGE_KEY]: _original, ...metadata } = message.metadata ?? {};
+  return JSON.parse(JSON.stringify({ ...message, metadata }));
+}
+
+/** The messages as a checkpointer or a database-backed history gives them back: new objects of the same value. */
+function restored(messages: readonly BaseMessage[]): BaseMessage[] {
+  return mapStoredMessagesToChatMessages(JSON.parse(JSON.stringify(mapChatMessagesToStoredMessages([...messages]))));
+}
+
+type Fields = BaseMessage & { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] };
+
+/** Edits a message under its id the ways a thread can be changed between two runs (LangGraph's update by id). */
+const edits: { name: string; applies: (message: Fields) => boolean; edit: (message: Fields) => BaseMessage }[] = [
+  {
+    name: 'a longer text',
+    applies: () => true,
+    edit: (message) => {
+      const copy = restored([message])[0]!;
+      copy.content = `${message.text} (edited)`;
+      return copy;
+    },
+  },
+  {
+    name: 'another kind of message',
+    applies: (message) => message.type !== 'tool',
+    edit: (message) =>
+      message.type === 'human'
+        ? new AIMessage({ id: message.id!, content: message.text })
+        : new HumanMessage({ id: message.id!, content: message.text }),
+  },
+  {
+    name: 'a renamed tool call',
+    applies: (message) => (message.tool_calls?.length ?? 0) > 0,
+    edit: (message) =>
+      new AIMessage({
+        id: message.id!,
+        content: message.content,
+        tool_calls: message.tool_calls!.map((call, index) => ({
+          ...call,
+          name: index === 0 ? `${call.name}_renamed` : call.name,
+        })),
+      }),
+  },
+  {
+    name: 'a result moved to another call',
+    applies: (message) => message.type === 'tool',
+    edit: (message) =>
+      new ToolMessage({
+        id: message.id!,
+        content: message.content,
+        tool_call_id: `${(message as ToolMessage).tool_call_id}_other`,
+      }),
+  },
+];
+
+describe('a conversation given back as new objects (property)', () => {
+  it('goes on from its conversion: the same core messages, only the new ones converted, the restored objects sent', () => {
+    fc.assert(
+      fc.property(conversation, fc.nat(), (messages, pick) => {
+        assignMessageIds(messages);
+        const at = messages.length === 0 ? 0 : pick % (messages.length + 1);
+        const previous = extendToCore(undefined, messages.slice(0, at));
+        const before = previous.result.slice();
+        const now = restored(messages);
+        const grown = extendToCore(previous, now);
+
+        expect(grown.restored).toBe(at > 0);
+        for (const [index, message] of before.entries()) expect(grown.result[index]).toBe(message);
+        // The same values as a conversion from scratch of what the thread holds now.
+        expect(grown.result.map(value)).toEqual(toCoreMessages(restored(now)).map(value));
+        const sent = fromCoreContext(grown.result, grown).result;
+        expect(sent).toHaveLength(now.length);
+        for (const [index, message] of sent.entries()) expect(message).toBe(now[index]);
+      }),
+    );
+  });
+
+  it('converts again when a message it held was edited under its id', () => {
+    const editable = conversation
+      .filter((messages) => messages.length > 0)
+      .chain((messages) =>
+        fc.tuple(
+          fc.constant(messages),
+          fc.nat({ max: messages.length - 1 }),
+          fc.constantFrom(...edits.map((edit) => edit.name)),
+        ),
+      );
+    fc.assert(
+      fc.property(editable, ([messages, at, name]) => {
+        assignMessageIds(messages);
+        const edit = edits.find((candidate) => candidate.name === name)!;
+        fc.pre(edit.applies(messages[at] as Fields));
+        const previous = extendToCore(undefined, messages);
+        const held = previous.result[at];
+        const now = restored(messages);
+        now[at] = edit.edit(now[at] as Fields);
+
+        const grown = extendToCore(previous, now);
+        expect(grown.restored).not.toBe(true);
+        expect(grown.result[at]).not.toBe(held);
+        expect(grown.result.map(value)).toEqual(toCoreMessages(restored(now)).map(value));
+        for (const [index, message] of fromCoreContext(grown.result, grown).result.entries())
+          expect(message).toBe(now[index]);
+      }),
+    );
+  });
+
+  it('compares short texts whole; a long text edited to the same length is sent as it is now', () => {
+    const short = new HumanMessage({ id: 'q', content: 'What is 2 + 2?' });
+    const long = new HumanMessage({ id: 'l', content: 'x'.repeat(WHOLE_TEXT_CHARS + 1) });
+    const previous = extendToCore(undefined, [short, long]);
+    const editedShort = extendToCore(previous, [new HumanMessage({ id: 'q', content: 'What is 3 + 3?' }), long]);
+    expect(editedShort.restored).not.toBe(true);
+    expect(editedShort.result[0]!.parts).toEqual([{ type: 'text', text: 'What is 3 + 3?' }]);
+
+    const again = extendToCore(undefined, [short, long]);
+    const sameLength = new HumanMessage({ id: 'l', content: `y${'x'.repeat(WHOLE_TEXT_CHARS)}` });
+    const grown = extendToCore(again, [short, sameLength]);
+    expect(grown.restored).toBe(true);
+    expect(fromCoreContext(grown.result, grown).result[1]).toBe(sameLength);
+  });
+
+  it('converts everything when the restored messages have no ids to match', () => {
+    const messages = [new HumanMessage('first'), new AIMessage('second')];
+    const previous = extendToCore(undefined, messages);
+    const now = [new HumanMessage('first'), new AIMessage('second'), new HumanMessage('third')];
+    const grown = extendToCore(previous, now);
+    expect(grown).not.toBe(previous);
+    expect(grown.result.map(value)).toEqual(toCoreMessages(now).map(value));
+  });
+});
