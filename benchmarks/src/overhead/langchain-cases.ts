@@ -3,9 +3,9 @@ import { appendedMessage } from '@compaction/bench-kit/synthetic-history';
 import { type CompactionEvent, type CompactionSettings, memoryStore } from '@compaction/core';
 import { CompactingChatMessageHistory, compactionMiddleware, fromCoreMessages } from '@compaction/langchain';
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
-import { AIMessage, type BaseMessage, trimMessages } from '@langchain/core/messages';
-import { Command } from '@langchain/langgraph';
-import { countTokensApproximately, fakeModel, summarizationMiddleware } from 'langchain';
+import { AIMessage, type BaseMessage, HumanMessage, trimMessages } from '@langchain/core/messages';
+import { Command, MemorySaver } from '@langchain/langgraph';
+import { countTokensApproximately, createAgent, createMiddleware, fakeModel, summarizationMiddleware } from 'langchain';
 import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
 
 type State = { messages: BaseMessage[]; [key: string]: unknown };
@@ -69,6 +69,66 @@ function agentMiddleware(settings: Partial<CompactionSettings>, onEvent?: (event
       state = { ...state, ...rest };
     }
     return sent;
+  };
+}
+
+/**
+ * A real `createAgent` with our middleware and a `MemorySaver` checkpointer, and
+ * two probes around our middleware: the outer one is entered before ours and left
+ * after it, the inner one is what ours calls as the model. What ours adds to a
+ * model call is the time between the outer and the inner probe on the way in plus
+ * the time between them on the way out (conversion, compaction check, usage record).
+ */
+function checkpointedAgent(calls: number, inputTokens: number) {
+  let entered = 0;
+  let reached = 0;
+  let answered = 0;
+  let added: number[] = [];
+  const outer = createMiddleware({
+    name: 'BenchOuterProbe',
+    wrapModelCall: async (request, handler) => {
+      entered = performance.now();
+      const result = await handler(request);
+      added.push(reached - entered + (performance.now() - answered));
+      return result;
+    },
+  });
+  const inner = createMiddleware({
+    name: 'BenchInnerProbe',
+    wrapModelCall: async (request, handler) => {
+      reached = performance.now();
+      const result = await handler(request);
+      answered = performance.now();
+      return result;
+    },
+  });
+  const model = fakeModel();
+  for (let index = 0; index < calls; index += 1) {
+    model.respond(
+      new AIMessage({
+        content: 'ok',
+        usage_metadata: { input_tokens: inputTokens, output_tokens: 1, total_tokens: inputTokens + 1 },
+      }),
+    );
+  }
+  const agent = createAgent({
+    model,
+    tools: [],
+    middleware: [
+      outer,
+      compactionMiddleware({ summarizer: 'structured', model: 'gpt-5', settings: NO_COMPACTION }),
+      inner,
+    ],
+    checkpointer: new MemorySaver(),
+  });
+  const config = { configurable: { thread_id: 'bench-new-run' } };
+  return {
+    /** Runs the agent once on the thread with `messages` as input; returns what ours added to each model call (ms). */
+    async run(messages: BaseMessage[]): Promise<{ added: number[]; messages: number }> {
+      added = [];
+      const state = await agent.invoke({ messages }, config);
+      return { added, messages: state.messages.length };
+    },
   };
 }
 
@@ -141,6 +201,35 @@ export const langchainCases: BenchCase[] = [
         { ...input, beforeEach: () => history.addMessages(calls.grow().slice(-1)) },
       );
       return { stats, messagesAtEnd: calls.next() };
+    },
+  },
+  {
+    id: 'langchain-new-run',
+    label: 'LangChain `compactionMiddleware`, first model call of a new run (MemorySaver)',
+    framework: 'langchain',
+    kind: 'ours',
+    scenario: 'per-call',
+    cost: 'slow',
+    note: "a real `createAgent` with our middleware and a `MemorySaver` checkpointer; each call is a new `invoke` on the thread with one new human message, so the state comes back from the checkpointer as new message objects; timed: what our middleware adds to that run's first model call (probes just outside and just inside it; the model answers at once)",
+    async run(input) {
+      const runs = input.samples + input.warmup;
+      const agent = checkpointedAgent(runs + 1, input.tokens);
+      const seeded = await agent.run(fromCoreMessages(input.history));
+      let next = input.history.length;
+      let length = seeded.messages;
+      const stats = await measure(
+        this.id,
+        async () => {
+          const { text } = appendedMessage(next++, 'new-run').parts[0] as { text: string };
+          const run = await agent.run([new HumanMessage(text)]);
+          if (run.added.length !== 1 || run.messages !== length + 2)
+            throw new Error(`langchain new run: ${run.added.length} model calls, ${run.messages} messages`);
+          length = run.messages;
+          return { overriddenDuration: run.added[0] };
+        },
+        input,
+      );
+      return { stats, messagesAtEnd: length - 2 };
     },
   },
   {

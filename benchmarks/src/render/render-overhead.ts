@@ -54,6 +54,9 @@ export type CorePrepareResult = ResultHeader & {
 /** A history size counts as "flat" from 2,000 to 10,000 messages when the median grows by at most this factor. */
 const FLAT = 1.5;
 
+/** Issue #16: what our LangChain middleware adds to the first model call of a new run on a 10,000-message thread. */
+const NEW_RUN_MS = 2;
+
 const statsOf = (cell: CaseCell | undefined): Stats | undefined => (cell && 'stats' in cell ? cell.stats : undefined);
 const cellText = (cell: CaseCell | undefined): string => {
   if (!cell) return '—';
@@ -180,6 +183,11 @@ function renderSideBySide(overhead: OverheadResult | undefined, core: CorePrepar
   for (const id of ['ai-sdk', 'langchain', 'langchain-history', 'mastra', 'mastra-first-step']) {
     if (byId.has(id)) lines.push(target(id, overhead.targets.adapterMedianMs));
   }
+  const newRun = median('langchain-new-run', largest);
+  if (newRun !== undefined)
+    lines.push(
+      `- ${byId.get('langchain-new-run')!.label} ≤ ${ms(NEW_RUN_MS)} median at ${int(Number(largest))} messages: ${verdict(newRun <= NEW_RUN_MS)} (${ms(newRun)}).`,
+    );
   const ratios = (peer: string, ours: string) =>
     sizes.map((size) => (median(peer, size) ?? Number.NaN) / (median(ours, size) ?? Number.NaN));
   const limiter = ratios('mastra-token-limiter', 'mastra');
