@@ -2,28 +2,9 @@ import { contentFingerprint } from '@compaction/core/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { promptArbitrary } from './__fixtures__/prompt-arbitraries.js';
-import type { PromptMessage, ProviderPrompt } from './ai-sdk-types.js';
+import { deepCopy, resent } from './__fixtures__/prompt-copies.js';
+import type { PromptMessage } from './ai-sdk-types.js';
 import { countResentMessages, keepSent, rememberSent, sentMessages } from './count-resent-messages.js';
-
-/** The prompt `wrapLanguageModel` hands a middleware: new message and part objects, the values inside shared. */
-function resent(prompt: ProviderPrompt): ProviderPrompt {
-  return prompt.map((message) =>
-    typeof message.content === 'string'
-      ? { ...message }
-      : ({ ...message, content: message.content.map((part) => ({ ...part })) } as PromptMessage),
-  );
-}
-
-/** A deep copy with new objects everywhere (bytes and URLs too), as a prompt rebuilt from storage has. */
-function deepCopy<T>(value: T): T {
-  if (value instanceof URL) return new URL(value.href) as T;
-  if (value instanceof Uint8Array) return new Uint8Array(value) as T;
-  if (Array.isArray(value)) return value.map(deepCopy) as T;
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, deepCopy(item)])) as T;
-  }
-  return value;
-}
 
 const count = (incoming: readonly object[], known: readonly object[]) =>
   countResentMessages(incoming, 0, incoming.length, sentMessages(known));

@@ -2,18 +2,10 @@ import { type Message, PRUNED_OUTPUT_MARKER } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { promptArbitrary } from './__fixtures__/prompt-arbitraries.js';
+import { resent } from './__fixtures__/prompt-copies.js';
 import type { PromptMessage, ProviderPrompt } from './ai-sdk-types.js';
 import { messagesToPrompt, promptToMessages } from './convert-prompt.js';
 import { messageConverter } from './message-converter.js';
-
-/** The prompt `wrapLanguageModel` hands a middleware: new message and part objects on every call. */
-function resent(prompt: ProviderPrompt): ProviderPrompt {
-  return prompt.map((message) =>
-    typeof message.content === 'string'
-      ? { ...message }
-      : ({ ...message, content: message.content.map((part) => ({ ...part })) } as PromptMessage),
-  );
-}
 
 const text = (role: 'user' | 'assistant', value: string): PromptMessage => ({
   role,

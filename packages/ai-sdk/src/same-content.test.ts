@@ -2,18 +2,8 @@ import { contentFingerprint } from '@compaction/core/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { promptArbitrary } from './__fixtures__/prompt-arbitraries.js';
+import { deepCopy } from './__fixtures__/prompt-copies.js';
 import { sameContent } from './same-content.js';
-
-/** A deep copy with new objects everywhere (also bytes and URLs), as a re-sent request has. */
-function deepCopy<T>(value: T): T {
-  if (value instanceof URL) return new URL(value.href) as T;
-  if (value instanceof Uint8Array) return new Uint8Array(value) as T;
-  if (Array.isArray(value)) return value.map(deepCopy) as T;
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, deepCopy(item)])) as T;
-  }
-  return value;
-}
 
 const user = (text: string, extra: object = {}) => ({ role: 'user', content: [{ type: 'text', text, ...extra }] });
 
