@@ -11,7 +11,12 @@ export {
   summaryMessage,
 } from './build-context.js';
 export { type CompactOptions, compact } from './compact.js';
-export { COMPACTION_STATE_SCHEMA, type CompactionState, type CompactionStrategy } from './compaction-state.js';
+export {
+  COMPACTION_STATE_SCHEMA,
+  type CompactionState,
+  type CompactionStateSchema,
+  type CompactionStrategy,
+} from './compaction-state.js';
 export { type CutPoint, type FindCutPointOptions, findCutPoint } from './find-cut-point.js';
 export {
   type CompactionPlan,

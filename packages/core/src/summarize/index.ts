@@ -57,11 +57,22 @@ export {
   summaryContentLines,
 } from './quality/check-summary-quality.js';
 export { HISTORY_SUMMARY_HEADINGS, TURN_PREFIX_SUMMARY_HEADINGS } from './quality/summary-headings.js';
+export { renderSummary, type SummaryFields, TURN_PREFIX_HEADING } from './render-summary.js';
 export {
   buildStructuredSummary,
   COMPACT_STRUCTURED_BUDGET,
   DEFAULT_STRUCTURED_BUDGET,
 } from './structured/build-structured-summary.js';
+export type { CarriedFacts } from './structured/carried-facts.js';
 export { type StructuredSummarizerOptions, structuredSummarizer } from './structured/structured-summarizer.js';
 export { type TruncateSummarizerOptions, truncateSummarizer } from './truncate/truncate-summarizer.js';
-export type { FileOperations, GenerateText, GenerateTextResult, SummarizeRequest, Summarizer } from './types.js';
+export type {
+  FileOperations,
+  GenerateText,
+  GenerateTextResult,
+  PreviousSummary,
+  SummarizeRequest,
+  Summarizer,
+  SummaryDraft,
+  SummaryPart,
+} from './types.js';
