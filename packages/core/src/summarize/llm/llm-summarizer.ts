@@ -9,7 +9,7 @@ import {
   serializeMessages,
   wrapTranscript,
 } from '../framing/serialize-conversation.js';
-import { checkSummaryQuality } from '../quality/check-summary-quality.js';
+import { checkSummaryContent } from '../quality/check-summary-quality.js';
 import { renderDraft } from '../render-summary.js';
 import type { GenerateText, SummarizeRequest, Summarizer, SummaryDraft } from '../types.js';
 import { buildSummaryPrompt, buildSummaryPromptFromTranscript } from './build-summary-prompt.js';
@@ -64,7 +64,7 @@ type Rejection = { reason: SummaryRejection; detail: string; cause?: unknown };
 /**
  * A summarizer that asks a model for the structured checkpoint (initial or update prompt,
  * or the turn-prefix prompt for a split turn), then passes the answer through
- * {@link checkSummaryQuality}. A rejected answer is retried once with a short corrective
+ * the quality gate (`checkSummaryContent` on what the model wrote, the rendered text measured). A rejected answer is retried once with a short corrective
  * note appended to the prompt, a `generate` that throws once with the same prompt; a second failure throws `SummaryRejectedError` with
  * the reason (`error` and the cause when `generate` threw), so the engine falls back.
  * An error text is never returned as a summary. An aborted `request.signal` is rethrown
@@ -137,7 +137,7 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
       const raw = typeof answer?.text === 'string' ? answer.text : '';
       const draft = modelDraft(raw, request);
       const text = renderDraft(request.kind, draft, request.fileOps);
-      const quality = checkSummaryQuality(text, {
+      const quality = checkSummaryContent(draft.text, text, {
         kind: request.kind,
         replacedTokens: check.replacedTokens,
         counter: request.counter,

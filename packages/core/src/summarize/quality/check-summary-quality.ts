@@ -65,7 +65,16 @@ const TRANSCRIPT_MARKER = /\[(?:User|Assistant|Tool call|Tool result|Tool error|
  */
 export function checkSummaryQuality(text: string, options: SummaryQualityOptions): SummaryQuality {
   const { body } = splitLastRequest(text);
-  const content = removeFileOperationBlocks(body).trim();
+  return checkSummaryContent(removeFileOperationBlocks(body), text, options);
+}
+
+/**
+ * {@link checkSummaryQuality} on a summary whose own content is known (a summarizer's draft: what
+ * it wrote, without the file blocks and the last-request line the state renders): `content` is
+ * judged, `text` (the whole rendered summary) measured. Nothing is split out of `text`.
+ */
+export function checkSummaryContent(content: string, text: string, options: SummaryQualityOptions): SummaryQuality {
+  content = content.trim();
   if (!content) return { ok: false, reason: 'empty', detail: 'the summary has no text' };
   if (options.finishReason === 'length') {
     return { ok: false, reason: 'truncated', detail: 'the output limit cut the summary off (finish reason "length")' };
