@@ -4,6 +4,9 @@ import {
   gptTokenizerCounter,
   type Message,
   mergeFileOperations,
+  type PreviousSummary,
+  renderSummary,
+  type SummarizeRequest,
   structuredSummarizer,
 } from '@compaction/core';
 
@@ -56,38 +59,53 @@ export type SummaryCost = { age: number; summaryTokens: number; fastestMs: numbe
  */
 export async function structuredUpdateCost(
   age: number,
-  options: { maxTokens: number; spanTurns?: number; runs?: number },
+  options: {
+    maxTokens: number;
+    spanTurns?: number;
+    runs?: number;
+    /**
+     * What the update builds on: `state` the previous summary's parts as the engine stores them
+     * (its draft, the facts carried), `text` the previous summary's text read back.
+     * @default 'text'
+     */
+    from?: 'text' | 'state';
+  },
 ): Promise<SummaryCost> {
   const spanTurns = options.spanTurns ?? 50;
   const counter = gptTokenizerCounter();
   const summarizer = structuredSummarizer({ maxTokens: options.maxTokens });
+  const fromState = options.from === 'state';
   let summary: string | undefined;
+  let previous: PreviousSummary | undefined;
   let fileOps: FileOperations = { read: [], modified: [] };
+  const requestOf = (messages: Message[]): SummarizeRequest => ({
+    kind: 'history',
+    messages,
+    ...(summary !== undefined ? { previousSummary: summary } : {}),
+    ...(fromState && previous ? { previous } : {}),
+    fileOps,
+    replacedTokens: Number.POSITIVE_INFINITY,
+    counter,
+  });
   for (let start = 0; start < age; start += spanTurns) {
     const messages = span(start, spanTurns);
     fileOps = mergeFileOperations(fileOps, extractFileOperations(messages));
-    summary = await summarizer.summarize({
-      kind: 'history',
-      messages,
-      ...(summary !== undefined ? { previousSummary: summary } : {}),
-      fileOps,
-      replacedTokens: Number.POSITIVE_INFINITY,
-      counter,
-    });
+    const request = requestOf(messages);
+    if (fromState) {
+      const { lastRequest, ...part } = await summarizer.draft!(request);
+      const parts = [{ ...part, kind: 'history' as const, strategy: summarizer.name }];
+      previous = { parts, ...(lastRequest !== undefined ? { lastRequest } : {}) };
+      summary = renderSummary({ parts, fileOps, lastRequest });
+    } else summary = await summarizer.summarize(request);
   }
   const messages = span(age, spanTurns);
-  const request = {
-    kind: 'history' as const,
-    messages,
-    ...(summary !== undefined ? { previousSummary: summary } : {}),
-    fileOps: mergeFileOperations(fileOps, extractFileOperations(messages)),
-    replacedTokens: Number.POSITIVE_INFINITY,
-    counter,
-  };
+  fileOps = mergeFileOperations(fileOps, extractFileOperations(messages));
+  const request = requestOf(messages);
   const times: number[] = [];
   for (let run = 0; run < (options.runs ?? 15); run++) {
     const started = performance.now();
-    await summarizer.summarize(request);
+    if (fromState) await summarizer.draft!(request);
+    else await summarizer.summarize(request);
     times.push(performance.now() - started);
   }
   return {
