@@ -34,9 +34,13 @@ export type SummarizePlanInput = {
  * them with the file lists — with the strategy that made it and the summarizers that failed first.
  */
 export type PlanSummary = {
+  /** The text, rendered from the parts, the file lists and the last request. */
   summary: string;
+  /** What the summarizers made: the history part, then a split turn's prefix part. */
   summaryParts: SummaryPart[];
+  /** The last request carried after the summary, as the history summarizer cut it. */
   lastRequest?: string;
+  /** The weakest strategy used. */
   strategy: CompactionStrategy;
   fallbacks: { strategy: string; error: string }[];
 };
