@@ -56,8 +56,9 @@ export type TodoFact = { text: string; status: 'pending' | 'in_progress' | 'comp
 export type StatementFact = { text: string; at: number };
 
 /**
- * What the deterministic summaries hold, gathered from messages ({@link collectSummaryFacts})
- * or read back from an earlier summary ({@link parseSummaryFacts}).
+ * What the deterministic summaries hold, gathered from messages ({@link collectSummaryFacts}),
+ * loaded from the facts an earlier summary carried (`loadCarriedFacts`), or read from a summary
+ * that exists only as text ({@link parseSummaryFacts}).
  */
 export type SummaryFacts = {
   /** What the user is trying to do: the earliest genuine request known. */
