@@ -3,7 +3,7 @@ import type { SessionRecord } from '../store/session-store.js';
 
 /**
  * One change to a conversation. The session applies it to memory only after the
- * store accepted it (see `persistChange`), so memory never holds what a restart
+ * store accepted it (`session-persistence` and its parts), so memory never holds what a restart
  * would not find.
  */
 export type ConversationChange = {
