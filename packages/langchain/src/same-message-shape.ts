@@ -20,8 +20,8 @@ type Fields = {
  * It reads a few fields of each message, not its long texts (a thread of 10,000
  * messages holds megabytes; reading them costs milliseconds): the caller sends `now`
  * itself, so an edit it does not see (inside a long text of the same length, in tool arguments)
- * still reaches the model; only the token count of that message stays what it was
- * until the provider's next usage report corrects the estimate.
+ * still reaches the model; only core's copy of that message (its token count, and
+ * what a summary written before the next usage report reads) stays what it was.
  */
 export function sameMessageShape(before: BaseMessage, now: BaseMessage): boolean {
   if (before === now) return true;
