@@ -12,7 +12,6 @@ import { describe, expect, it } from 'vitest';
 import { conversation } from './__fixtures__/message-arbitraries.js';
 import { fromCoreContext } from './from-core-messages.js';
 import { assignMessageIds } from './message-ids.js';
-import { WHOLE_TEXT_CHARS } from './same-message-shape.js';
 import { extendToCore, ORIGINAL_MESSAGE_KEY, toCoreMessages } from './to-core-messages.js';
 
 /** A core message without the LangChain original: what a comparison of values needs. */
@@ -124,19 +123,20 @@ describe('a conversation given back as new objects (property)', () => {
     );
   });
 
-  it('compares short texts whole; a long text edited to the same length is sent as it is now', () => {
+  it('compares texts whole: an edit that keeps a long text length reaches the core copy too', () => {
     const short = new HumanMessage({ id: 'q', content: 'What is 2 + 2?' });
-    const long = new HumanMessage({ id: 'l', content: 'x'.repeat(WHOLE_TEXT_CHARS + 1) });
+    const long = new HumanMessage({ id: 'l', content: 'x'.repeat(4_001) });
     const previous = extendToCore(undefined, [short, long]);
     const editedShort = extendToCore(previous, [new HumanMessage({ id: 'q', content: 'What is 3 + 3?' }), long]);
     expect(editedShort.restored).not.toBe(true);
     expect(editedShort.result[0]!.parts).toEqual([{ type: 'text', text: 'What is 3 + 3?' }]);
 
     const again = extendToCore(undefined, [short, long]);
-    const sameLength = new HumanMessage({ id: 'l', content: `y${'x'.repeat(WHOLE_TEXT_CHARS)}` });
-    const grown = extendToCore(again, [short, sameLength]);
-    expect(grown.restored).toBe(true);
-    expect(fromCoreContext(grown.result, grown).result[1]).toBe(sameLength);
+    const sameLength = new HumanMessage({ id: 'l', content: `y${'x'.repeat(4_000)}` });
+    const edited = extendToCore(again, [short, sameLength]);
+    expect(edited.restored).not.toBe(true);
+    expect(edited.result[1]!.parts).toEqual([{ type: 'text', text: `y${'x'.repeat(4_000)}` }]);
+    expect(fromCoreContext(edited.result, edited).result[1]?.content).toBe(sameLength.content);
   });
 
   it('converts everything when the restored messages have no ids to match', () => {

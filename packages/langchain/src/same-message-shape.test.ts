@@ -1,8 +1,8 @@
 import { AIMessage, AIMessageChunk, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { sameMessageShape, WHOLE_TEXT_CHARS } from './same-message-shape.js';
+import { sameMessageShape } from './same-message-shape.js';
 
-const long = 'a'.repeat(WHOLE_TEXT_CHARS + 10);
+const long = 'a'.repeat(4_000);
 
 describe('sameMessageShape', () => {
   it('takes another object of the same message', () => {
@@ -61,12 +61,46 @@ describe('sameMessageShape', () => {
     ).toBe(false);
   });
 
-  it('does not read a long text through: the same length is the same shape', () => {
+  it('sees an edit the length does not show: inside a long text, in tool arguments, name, status or usage', () => {
     expect(
       sameMessageShape(
         new HumanMessage({ id: 'l', content: long }),
         new HumanMessage({ id: 'l', content: `b${long.slice(1)}` }),
       ),
-    ).toBe(true);
+    ).toBe(false);
+    const call = (path: string) => [{ id: 'c1', name: 'read_file', args: { path, lines: [1, 2] } }];
+    expect(
+      sameMessageShape(
+        new AIMessage({ id: 'a', content: '', tool_calls: call('a.ts') }),
+        new AIMessage({ id: 'a', content: '', tool_calls: call('b.ts') }),
+      ),
+    ).toBe(false);
+    const result = (fields: Record<string, unknown>) =>
+      new ToolMessage({ id: 't', tool_call_id: 'c1', content: 'body', name: 'read_file', ...fields });
+    expect(sameMessageShape(result({}), result({ name: 'write_file' }))).toBe(false);
+    expect(sameMessageShape(result({}), result({ status: 'error' }))).toBe(false);
+    const usage = (output: number) => ({ input_tokens: 10, output_tokens: output, total_tokens: 10 + output });
+    expect(
+      sameMessageShape(
+        new AIMessage({ id: 'a', content: 'x', usage_metadata: usage(5) }),
+        new AIMessage({ id: 'a', content: 'x', usage_metadata: usage(6) }),
+      ),
+    ).toBe(false);
+    expect(
+      sameMessageShape(
+        new HumanMessage({ id: 'h', content: [{ type: 'image', url: 'data:image/png;base64,AAAA' }] }),
+        new HumanMessage({ id: 'h', content: [{ type: 'image', url: 'data:image/png;base64,AAAB' }] }),
+      ),
+    ).toBe(false);
+  });
+
+  it('takes a copy whose round trip dropped keys that held undefined', () => {
+    const before = new AIMessage({
+      id: 'a',
+      content: 'x',
+      tool_calls: [{ id: 'c', name: 'n', args: { a: 1, b: undefined } }],
+    });
+    const after = new AIMessage({ id: 'a', content: 'x', tool_calls: [{ id: 'c', name: 'n', args: { a: 1 } }] });
+    expect(sameMessageShape(before, after)).toBe(true);
   });
 });

@@ -1,27 +1,27 @@
 import type { BaseMessage } from '@langchain/core/messages';
-
-/** Texts up to this many characters are compared whole by {@link sameMessageShape}; longer ones by length. */
-export const WHOLE_TEXT_CHARS = 256;
+import { COMPACTION_KWARG } from './compaction-kwarg.js';
 
 type Fields = {
   id?: string;
   type?: string;
+  name?: string;
+  status?: string;
   content?: unknown;
-  tool_calls?: { id?: string; name: string }[];
+  tool_calls?: { id?: string; name: string; args?: unknown }[];
   tool_call_id?: string;
+  usage_metadata?: unknown;
+  additional_kwargs?: Record<string, unknown>;
 };
 
 /**
  * Whether `now` can stand for `before` in a conversion: another object a
- * checkpointer or a chat-history backend gave back for the same message. The same
- * class, `id`, `type` and `tool_call_id`, tool calls with the same ids and names,
- * and content of the same shape — texts up to {@link WHOLE_TEXT_CHARS} characters
- * compared whole, longer ones by length, content blocks by count, type and text.
- * It reads a few fields of each message, not its long texts (a thread of 10,000
- * messages holds megabytes; reading them costs milliseconds): the caller sends `now`
- * itself, so an edit it does not see (inside a long text of the same length, in tool arguments)
- * still reaches the model; only core's copy of that message (its token count, and
- * what a summary written before the next usage report reads) stays what it was.
+ * checkpointer or a chat-history backend gave back for the same message. It
+ * compares every field the conversion to core reads — class, `id`, `type`,
+ * `name`, `status`, `tool_call_id`, the content (texts and blocks whole), the tool
+ * calls with their arguments, `usage_metadata` and core's own `additional_kwargs`
+ * entry — so an edit anywhere the conversion looks is seen, and nothing else is
+ * read. Whole texts cost little here: comparing two strings is one memory compare,
+ * and the pass over a restored thread is bound by reading each message once.
  */
 export function sameMessageShape(before: BaseMessage, now: BaseMessage): boolean {
   if (before === now) return true;
@@ -32,32 +32,38 @@ export function sameMessageShape(before: BaseMessage, now: BaseMessage): boolean
     a.type === b.type &&
     Object.getPrototypeOf(before) === Object.getPrototypeOf(now) &&
     a.tool_call_id === b.tool_call_id &&
-    sameContentShape(a.content, b.content) &&
-    sameToolCalls(a.tool_calls, b.tool_calls)
+    a.name === b.name &&
+    a.status === b.status &&
+    sameValue(a.content, b.content) &&
+    sameToolCalls(a.tool_calls, b.tool_calls) &&
+    sameValue(a.usage_metadata, b.usage_metadata) &&
+    sameValue(a.additional_kwargs?.[COMPACTION_KWARG], b.additional_kwargs?.[COMPACTION_KWARG])
   );
 }
 
-function sameContentShape(a: unknown, b: unknown): boolean {
+/**
+ * Deep equality of JSON-like values (strings, numbers, arrays, plain objects), bounded in
+ * depth. A key holding `undefined` counts as absent: a checkpointer's round trip drops it.
+ */
+function sameValue(a: unknown, b: unknown, depth = 0): boolean {
   if (a === b) return true;
-  if (typeof a === 'string') return typeof b === 'string' && sameText(a, b);
-  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index += 1) {
-    const blockA = a[index] as { type?: unknown; text?: unknown } | null;
-    const blockB = b[index] as { type?: unknown; text?: unknown } | null;
-    if (blockA === blockB) continue;
-    if (typeof blockA !== 'object' || typeof blockB !== 'object' || blockA === null || blockB === null) return false;
-    if (blockA.type !== blockB.type) return false;
-    const textA = blockA.text;
-    const textB = blockB.text;
-    if (typeof textA === 'string' ? typeof textB !== 'string' || !sameText(textA, textB) : textA !== textB)
-      return false;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || depth > 32) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index += 1) if (!sameValue(a[index], b[index], depth + 1)) return false;
+    return true;
   }
-  return true;
-}
-
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  return a.length > WHOLE_TEXT_CHARS || a === b;
+  if (Array.isArray(b)) return false;
+  const recordA = a as Record<string, unknown>;
+  const recordB = b as Record<string, unknown>;
+  let defined = 0;
+  for (const key in recordA) {
+    if (!Object.hasOwn(recordA, key) || recordA[key] === undefined) continue;
+    defined += 1;
+    if (!Object.hasOwn(recordB, key) || !sameValue(recordA[key], recordB[key], depth + 1)) return false;
+  }
+  for (const key in recordB) if (Object.hasOwn(recordB, key) && recordB[key] !== undefined) defined -= 1;
+  return defined === 0;
 }
 
 function sameToolCalls(a: Fields['tool_calls'], b: Fields['tool_calls']): boolean {
@@ -66,7 +72,9 @@ function sameToolCalls(a: Fields['tool_calls'], b: Fields['tool_calls']): boolea
   const callsB = b ?? [];
   if (callsA.length !== callsB.length) return false;
   for (let index = 0; index < callsA.length; index += 1) {
-    if (callsA[index]!.id !== callsB[index]!.id || callsA[index]!.name !== callsB[index]!.name) return false;
+    const callA = callsA[index]!;
+    const callB = callsB[index]!;
+    if (callA.id !== callB.id || callA.name !== callB.name || !sameValue(callA.args, callB.args)) return false;
   }
   return true;
 }

@@ -1,6 +1,7 @@
 import { InvalidMessageError, type Message, type MessageUsage, type Part, type Role } from '@compaction/core';
 import type { AIMessage, BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { blockToPart } from './block-to-part.js';
+import { COMPACTION_KWARG } from './compaction-kwarg.js';
 import { type Conversion, extendConversion } from './extend-conversion.js';
 import { assignMessageIds, hasId, messageIds } from './message-ids.js';
 import { sameMessageShape } from './same-message-shape.js';
@@ -8,8 +9,7 @@ import { sameMessageShape } from './same-message-shape.js';
 /** The key under core `Message.metadata` that holds the LangChain message it came from. */
 export const ORIGINAL_MESSAGE_KEY = 'langchain';
 
-/** The `additional_kwargs` key that carries core's `metadata.compaction` on messages core wrote. */
-export const COMPACTION_KWARG = 'compaction';
+export { COMPACTION_KWARG } from './compaction-kwarg.js';
 
 /** Parts arrays made by {@link toCoreMessages}, with the message each came from: "unchanged" is identity. */
 const projections = new WeakMap<readonly Part[], BaseMessage>();
