@@ -1,8 +1,12 @@
-import type { CompactionEvent, CompactionSettings, SessionStore, Summarizer, TokenCounter } from '@compaction/core';
+import type { AdapterOptions, CompactionEvent, SessionStore, Summarizer } from '@compaction/core';
 import type { AiSdkModel } from './as-language-model.js';
 
-/** Options shared by {@link compactionMiddleware} and {@link compactionPrepareStep}. */
-export type CompactionOptions = {
+/**
+ * Options shared by {@link compactionMiddleware} and {@link compactionPrepareStep}: core's
+ * `settings`, `counter` and `onEvent` (`AdapterOptions`; without `settings.contextWindow`
+ * the window is core's `getContextWindow(model.modelId)`), and the AI SDK's own.
+ */
+export type CompactionOptions = AdapterOptions & {
   /**
    * Where each conversation's compaction state (summary, cut point, usage)
    * persists. Share one store across processes (`@compaction/postgres`,
@@ -28,25 +32,6 @@ export type CompactionOptions = {
    * @default the wrapped model (middleware) / the step's model (prepareStep)
    */
   summaryModel?: AiSdkModel;
-  /**
-   * When and how much to compact. `contextWindow` defaults to core's
-   * `getContextWindow(model.modelId)`.
-   * @default DEFAULT_COMPACTION_SETTINGS (trigger 0.8, keepRecentTokens 20000, reserveTokens 16384, …)
-   */
-  settings?: Partial<CompactionSettings>;
-  /**
-   * Counts tokens where the provider has not reported them yet. Counts are
-   * cached per message for the whole process, by the counter's `name`.
-   * @default gptTokenizerCounter('o200k_base')
-   */
-  counter?: TokenCounter;
-  /**
-   * Called with every compaction event (`compaction:start`, `compaction:end`,
-   * `compaction:error`) of every conversation. The same name as in core and the
-   * other adapters.
-   * @default undefined
-   */
-  onEvent?: (event: CompactionEvent) => void;
   /**
    * @deprecated Use `onEvent` (the name core and the other adapters use). Kept
    * working as an alias; giving both is an error.

@@ -1,15 +1,13 @@
 import {
-  type CompactionEvent,
+  type AdapterOptions,
   type CompactionResult,
   type CompactionSession,
-  type CompactionSettings,
   type CompactionState,
   conversationTokenCache,
   createCompactionSession,
   type Message,
   memoryStore,
   type SessionStore,
-  type TokenCounter,
 } from '@compaction/core';
 import { BaseListChatMessageHistory } from '@langchain/core/chat_history';
 import type { AIMessage, BaseMessage } from '@langchain/core/messages';
@@ -29,8 +27,11 @@ export type ChatHistoryLike = {
   clear(): Promise<void>;
 };
 
-/** Options of {@link CompactingChatMessageHistory}. */
-export type CompactingChatMessageHistoryOptions = {
+/**
+ * Options of {@link CompactingChatMessageHistory}: core's `settings`, `counter` and
+ * `onEvent` (`AdapterOptions`), and the history's own.
+ */
+export type CompactingChatMessageHistoryOptions = AdapterOptions & {
   /** The full history: any LangChain chat history (in memory, Redis, Postgres, …). It keeps every message. */
   history: ChatHistoryLike;
   /** The conversation's key in `store`. */
@@ -45,20 +46,11 @@ export type CompactingChatMessageHistoryOptions = {
    * @default 'structured'
    */
   summarizer?: SummarizerOption;
-  /** @default DEFAULT_COMPACTION_SETTINGS */
-  settings?: Partial<CompactionSettings>;
   /**
    * Model id, for the context window when `settings.contextWindow` is not set.
    * @default undefined (a 128K window)
    */
   model?: string;
-  /**
-   * Counts tokens. Counts are cached per message for the whole process, by the counter's `name`.
-   * @default gptTokenizerCounter('o200k_base')
-   */
-  counter?: TokenCounter;
-  /** @default undefined */
-  onEvent?: (event: CompactionEvent) => void;
 };
 
 let sharedStore: SessionStore | undefined;

@@ -1,13 +1,11 @@
 import {
-  type CompactionEvent,
-  type CompactionSettings,
+  type AdapterOptions,
   conversationCacheKey,
   conversationTokenCache,
   createCompactionSession,
   InvalidMessageError,
   type Message,
   type SessionRecord,
-  type TokenCounter,
 } from '@compaction/core';
 import { retryOnOverflow } from '@compaction/core/internal';
 import { type AIMessage, type BaseMessage, RemoveMessage } from '@langchain/core/messages';
@@ -25,15 +23,13 @@ import { resolveSummarizer, type SummarizerOption } from './resolve-summarizer.j
 import { canReuse, type ThreadSession, threadSession, threadSessions } from './thread-sessions.js';
 import { extendToCore } from './to-core-messages.js';
 
-/** Options of {@link compactionMiddleware}. */
-export type CompactionMiddlewareOptions = {
-  /**
-   * When and how much to compact (core's `CompactionSettings`). `contextWindow`,
-   * when not set, comes from the model's profile (`profile.maxInputTokens`), else
-   * from core's table for the model id.
-   * @default DEFAULT_COMPACTION_SETTINGS
-   */
-  settings?: Partial<CompactionSettings>;
+/**
+ * Options of {@link compactionMiddleware}: core's `settings`, `counter` and `onEvent`
+ * (`AdapterOptions`; without `settings.contextWindow` the window comes from the model's
+ * profile, `profile.maxInputTokens`, else from core's table for the model id), and
+ * LangChain's own. Counters are core's, never LangChain's (which downloads tables).
+ */
+export type CompactionMiddlewareOptions = AdapterOptions & {
   /**
    * Model id, for the context window and usage calibration.
    * @default the agent model's `model` / `modelName`
@@ -47,12 +43,6 @@ export type CompactionMiddlewareOptions = {
    */
   summarizer?: SummarizerOption;
   /**
-   * Counts tokens (core's counters; never LangChain's, which downloads tables).
-   * Counts are cached per message for the whole process, by the counter's `name`.
-   * @default gptTokenizerCounter('o200k_base')
-   */
-  counter?: TokenCounter;
-  /**
    * `'context'`: the agent state keeps every message and each model call sees the
    * compacted context. `'replace'`: a compaction also rewrites the state
    * (`RemoveMessage(REMOVE_ALL_MESSAGES)` + summary + kept messages), like
@@ -65,11 +55,6 @@ export type CompactionMiddlewareOptions = {
    * @default 'CompactionMiddleware'
    */
   name?: string;
-  /**
-   * Called with every compaction event (`compaction:start`, `:end`, `:error`).
-   * @default undefined
-   */
-  onEvent?: (event: CompactionEvent) => void;
 };
 
 const stateSchema = z.object({

@@ -1,8 +1,12 @@
-import type { CompactionEvent, CompactionSettings, SessionStore, Summarizer, TokenCounter } from '@compaction/core';
+import type { AdapterOptions, SessionStore, Summarizer } from '@compaction/core';
 import type { MastraModelConfig } from '@mastra/core/llm';
 
-/** Options of `CompactionProcessor`. */
-export type CompactionProcessorOptions = {
+/**
+ * Options of `CompactionProcessor`: core's `settings`, `counter` and `onEvent`
+ * (`AdapterOptions`; without `settings.contextWindow` the window is looked up from
+ * the model id), and Mastra's own.
+ */
+export type CompactionProcessorOptions = AdapterOptions & {
   /**
    * Where each conversation's compaction state (summary, cut point, usage) is
    * kept. The messages themselves stay where Mastra keeps them. Without it, a run
@@ -24,31 +28,15 @@ export type CompactionProcessorOptions = {
    */
   summarizer?: Summarizer | 'structured' | 'llm' | MastraModelConfig;
   /**
-   * When and how much to compact (`contextWindow`, `trigger`, `keepRecentTokens`, …).
-   * @default DEFAULT_COMPACTION_SETTINGS, with `contextWindow` looked up from the model id
-   */
-  settings?: Partial<CompactionSettings>;
-  /**
    * Model id for the context-window lookup and usage calibration.
    * @default the `modelId` of the model the agent calls
    */
   model?: string;
   /**
-   * Counts the tokens of what was added since the provider last reported usage.
-   * Each message is counted once per processor (counts are shared by its sessions).
-   * @default gptTokenizerCounter('o200k_base')
-   */
-  counter?: TokenCounter;
-  /**
    * The session key of a run without Mastra `Memory`. Runs with memory use the thread id.
    * @default a content id of the conversation's first message (`chainedContentIds`)
    */
   sessionId?: string;
-  /**
-   * Called with every compaction event (`compaction:start`, `:end`, `:error`).
-   * @default undefined
-   */
-  onEvent?: (event: CompactionEvent) => void;
   /**
    * The processor id. Mastra shares per-request state between the hooks of processors with the same id.
    * @default 'compaction'

@@ -1,3 +1,4 @@
+export type { AdapterOptions } from './adapter-options.js';
 export { createCompactionSession } from './create-compaction-session.js';
 export type {
   CompactionEndEvent,

@@ -1,11 +1,10 @@
 import type { CompactionResult, CompactionTrigger } from '../compaction/compaction-result.js';
 import type { CompactionState, CompactionStrategy } from '../compaction/compaction-state.js';
 import type { Message, MessageUsage } from '../messages/types.js';
-import type { CompactionSettings } from '../settings/compaction-settings.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { Summarizer } from '../summarize/types.js';
 import type { TokenCache } from '../tokens/create-token-cache.js';
-import type { TokenCounter } from '../tokens/token-counter.js';
+import type { AdapterOptions } from './adapter-options.js';
 
 export type { CompactionResult, CompactionTrigger };
 
@@ -61,20 +60,16 @@ export type StoreErrorEvent = {
 
 export type CompactionEvent = CompactionStartEvent | CompactionEndEvent | CompactionErrorEvent | StoreErrorEvent;
 
-/** Options of {@link createCompactionSession}. */
-export type CompactionSessionOptions = {
+/** Options of {@link createCompactionSession}: `settings`, `counter` and `onEvent` as every adapter takes them, and the session's own. */
+export type CompactionSessionOptions = AdapterOptions & {
   /** Where history and state persist. @default memoryStore() */
   store?: SessionStore;
   /** The conversation's key in the store. */
   sessionId: string;
   /** Makes the summaries. @default structuredSummarizer() */
   summarizer?: Summarizer;
-  /** @default DEFAULT_COMPACTION_SETTINGS */
-  settings?: Partial<CompactionSettings>;
   /** Model id, for the context window (`getContextWindow`) and usage calibration. */
   model?: string;
-  /** @default gptTokenizerCounter('o200k_base') */
-  counter?: TokenCounter;
   /**
    * Per-message token counts to reuse (built on `counter`). Adapters that make a
    * session per call share one, so a call counts only messages no call counted before.
@@ -90,8 +85,6 @@ export type CompactionSessionOptions = {
    * @default true with a `store`, false without
    */
   persistHistory?: boolean;
-  /** Called with every event, in addition to `on()` listeners. */
-  onEvent?: (event: CompactionEvent) => void;
 };
 
 /** What {@link CompactionSession.prepare} returns. */
