@@ -156,11 +156,11 @@ export const langchainCases: BenchCase[] = [
     framework: 'langchain',
     kind: 'ours',
     scenario: 'per-call',
-    cost: 'slow',
+    cost: 'medium', // enough calls at 10,000 messages for a stable median
     note: 'the middleware hook with one new message in the state; the handler (the model) returns at once',
     async run(input) {
       const call = agentMiddleware(NO_COMPACTION);
-      const calls = conversation(input);
+      const calls = conversation(input, input.history.length, this.id); // new messages of its own (a shared token cache)
       await call(calls.messages(), input.tokens);
       let messages: BaseMessage[] = [];
       const stats = await measure(
@@ -185,7 +185,7 @@ export const langchainCases: BenchCase[] = [
     framework: 'langchain',
     kind: 'ours',
     scenario: 'per-call',
-    cost: 'slow',
+    cost: 'medium', // enough calls at 10,000 messages for a stable median
     note: '`getMessages()` after one new message was added to the wrapped in-memory history',
     async run(input) {
       // New messages of its own: the middleware case ran first in this process and counted the plain ones.
@@ -404,7 +404,7 @@ export const langchainCases: BenchCase[] = [
       const call = agentMiddleware(compactAfter(input.tokens), (event) => {
         if (event.type === 'compaction:end') strategy = event.strategy;
       });
-      const calls = conversation(input);
+      const calls = conversation(input, input.history.length, this.id);
       await call(calls.messages(), input.tokens);
       const first = calls.grow();
       expectCompaction((await call(first, input.tokens + 300)).length < first.length, true, 'langchain setup');
@@ -435,7 +435,7 @@ export const langchainCases: BenchCase[] = [
     note: 'per call once the history was compacted: summary + kept messages returned',
     async run(input) {
       let strategy = '';
-      const calls = conversation(input);
+      const calls = conversation(input, input.history.length, this.id);
       const history = compactingHistory(compactAfter(input.tokens), calls.messages(), (event) => {
         if (event.type === 'compaction:end') strategy = event.strategy;
       });

@@ -33,8 +33,8 @@ function loadedList(input: CaseInput, appended: MastraDBMessage[] = []): Message
   return list;
 }
 
-function mastraMessage(index: number): MastraDBMessage {
-  const [message] = fromCoreMessages([appendedMessage(index)]);
+function mastraMessage(index: number, variant?: string): MastraDBMessage {
+  const [message] = fromCoreMessages([appendedMessage(index, variant)]);
   return { ...message!, createdAt: new Date(APPENDED_FROM + index) };
 }
 
@@ -138,6 +138,8 @@ async function growingRun(
   settings: Partial<CompactionSettings>,
   onEvent?: (event: CompactionEvent) => void,
   store: 'memory' | 'thread-metadata' = 'memory',
+  /** New messages of the run's own content: adapters share one token cache per process (see `appendedMessage`). */
+  variant?: string,
 ) {
   const list = loadedList(input);
   const basePrompt = (await list.get.all.aiV7.llmPrompt(PROMPT_OPTIONS)) as Prompt;
@@ -156,7 +158,7 @@ async function growingRun(
     basePrompt,
     next: () => next,
     grow() {
-      list.add(mastraMessage(next++), 'memory');
+      list.add(mastraMessage(next++, variant), 'memory');
       steps.prepareStep();
     },
   };
@@ -186,7 +188,7 @@ export const mastraCases: BenchCase[] = [
     cost: 'medium',
     note: '`processInputStep` + `processLLMRequest` as the Agent runs them before each model call of a run, one new message each',
     async run(input) {
-      const run = await growingRun(input, NO_COMPACTION);
+      const run = await growingRun(input, NO_COMPACTION, undefined, 'memory', this.id);
       run.steps.prepareStep();
       await run.steps.firstStepOfRun();
       const stats = await measure(
@@ -209,7 +211,7 @@ export const mastraCases: BenchCase[] = [
     cost: 'slow',
     note: '`processInput` + `processInputStep` + `processLLMRequest` for a new `generate()` call on the same thread (a new run state)',
     async run(input) {
-      const run = await growingRun(input, NO_COMPACTION);
+      const run = await growingRun(input, NO_COMPACTION, undefined, 'memory', this.id);
       run.steps.prepareStep();
       await run.steps.firstStepOfRun();
       const stats = await measure(
@@ -247,7 +249,7 @@ export const mastraCases: BenchCase[] = [
           ? '`processInputStep` + `processLLMRequest` + `processLLMResponse` (the usage saved in the record), `store: memoryStore()`'
           : "the same with no `store` and a Memory on Mastra's `InMemoryStore`: the record is read from and saved in the thread's metadata (compare-and-set by revision)",
       async run(input) {
-        const run = await growingRun(input, NO_COMPACTION, undefined, store);
+        const run = await growingRun(input, NO_COMPACTION, undefined, store, this.id);
         run.steps.prepareStep();
         await run.steps.firstStepOfRun();
         let tokens = input.tokens;
@@ -404,9 +406,15 @@ export const mastraCases: BenchCase[] = [
     note: 'per step once the run compacted: the processor also builds the prompt of summary + kept messages',
     async run(input) {
       let strategy = '';
-      const run = await growingRun(input, compactAfter(input.tokens), (event) => {
-        if (event.type === 'compaction:end') strategy = event.strategy;
-      });
+      const run = await growingRun(
+        input,
+        compactAfter(input.tokens),
+        (event) => {
+          if (event.type === 'compaction:end') strategy = event.strategy;
+        },
+        'memory',
+        this.id,
+      );
       run.steps.prepareStep();
       await run.steps.firstStepOfRun();
       run.grow();
