@@ -1,4 +1,10 @@
-import type { Message, SummarizeRequest, Summarizer } from '../src/index.js';
+import {
+  COMPACTION_STATE_SCHEMA,
+  type CompactionState,
+  type Message,
+  type SummarizeRequest,
+  type Summarizer,
+} from '../src/index.js';
 
 /** Small builders for test conversations. Ids are sequential per builder. */
 export function conversation() {
@@ -82,4 +88,26 @@ export function longConversation(turns: number): Message[] {
     ...c.toolStep([{ name: 'read', input: { path: `src/file${turn}.ts` }, output: words(200) }]),
     c.assistant(`done ${turn}: ${words(40)}`),
   ]).flat();
+}
+
+/** A small compaction state whose summary ('S') stands for one message and keeps `firstKeptMessageId` on. */
+export function stateKeeping(
+  firstKeptMessageId: string,
+  version = 1,
+  extra: Partial<CompactionState> = {},
+): CompactionState {
+  return {
+    schema: COMPACTION_STATE_SCHEMA,
+    version,
+    summary: 'S',
+    firstKeptMessageId,
+    summarizedRange: { fromIndex: 0, toIndex: 0, messageCount: 1 },
+    prunedToolCallIds: [],
+    fileOps: { read: [], modified: [] },
+    tokensBefore: 10,
+    tokensAfter: 5,
+    strategy: 'structured',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...extra,
+  };
 }

@@ -1,4 +1,5 @@
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
+import { checkFocusAndSignal } from '../settings/check-compact-options.js';
 import { checkOptionKeys, describeValue, type PeerOptionHint } from '../settings/check-option-keys.js';
 
 /** The keys of `CompactOptions`. */
@@ -63,16 +64,5 @@ export function checkCompactFunctionOptions(options: unknown): void {
       problem: `must be the model id string (e.g. 'gpt-5'), for its context window; got ${describeValue(model)}`,
     });
   }
-  if (instructions !== undefined && typeof instructions !== 'string') {
-    throw new InvalidSettingsError({
-      setting: 'instructions',
-      problem: `must be a string (the focus of the summary), got ${describeValue(instructions)}`,
-    });
-  }
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new InvalidSettingsError({
-      setting: 'signal',
-      problem: `must be an AbortSignal, got ${describeValue(signal)}`,
-    });
-  }
+  checkFocusAndSignal(instructions, signal);
 }

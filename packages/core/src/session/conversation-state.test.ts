@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { conversation } from '../../test/builders.js';
-import { COMPACTION_STATE_SCHEMA, type CompactionState } from '../compaction/compaction-state.js';
+import { conversation, stateKeeping } from '../../test/builders.js';
 import { createConversationState } from './conversation-state.js';
-
-const state = (firstKeptMessageId: string, version: number): CompactionState => ({
-  schema: COMPACTION_STATE_SCHEMA,
-  version,
-  summary: 'S',
-  firstKeptMessageId,
-  summarizedRange: { fromIndex: 0, toIndex: 0, messageCount: 1 },
-  prunedToolCallIds: [],
-  fileOps: { read: [], modified: [] },
-  tokensBefore: 10,
-  tokensAfter: 5,
-  strategy: 'structured',
-  createdAt: '2026-01-01T00:00:00.000Z',
-});
 
 describe('createConversationState', () => {
   it('appends keep the epoch and index every id; a replacement starts a new epoch and reindexes', () => {
@@ -44,7 +29,7 @@ describe('createConversationState', () => {
     const conv = createConversationState();
     conv.apply({ append: [c.user('a'), c.assistant('b')] });
     expect(conv.version()).toBe(0);
-    conv.apply({ record: { state: state(conv.history[1]!.id, 3) } });
+    conv.apply({ record: { state: stateKeeping(conv.history[1]!.id, 3) } });
     expect(conv.version()).toBe(3);
     expect(conv.epoch).toBe(0);
     expect(conv.history).toHaveLength(2);

@@ -1,27 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { conversation } from '../../test/builders.js';
+import { conversation, stateKeeping } from '../../test/builders.js';
 import { faultyStore } from '../../test/faulty-store.js';
-import { COMPACTION_STATE_SCHEMA, type CompactionState } from '../compaction/compaction-state.js';
 import { InvalidStateError } from '../errors/invalid-state-error.js';
 import type { Message } from '../messages/types.js';
 import { memoryStore } from '../store/memory-store.js';
 import type { SessionStore } from '../store/session-store.js';
 import { createConversationState } from './conversation-state.js';
 import { catchUpWithStore, loadConversation, reloadConversation } from './load-conversation.js';
-
-const stateKeeping = (id: string, version = 1): CompactionState => ({
-  schema: COMPACTION_STATE_SCHEMA,
-  version,
-  summary: 'S',
-  firstKeptMessageId: id,
-  summarizedRange: { fromIndex: 0, toIndex: 0, messageCount: 1 },
-  prunedToolCallIds: [],
-  fileOps: { read: [], modified: [] },
-  tokensBefore: 10,
-  tokensAfter: 5,
-  strategy: 'structured',
-  createdAt: '2026-01-01T00:00:00.000Z',
-});
 
 function setup(store: SessionStore, persistHistory = true) {
   const conv = createConversationState();

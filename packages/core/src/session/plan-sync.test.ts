@@ -1,23 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { conversation } from '../../test/builders.js';
-import { COMPACTION_STATE_SCHEMA, type CompactionState } from '../compaction/compaction-state.js';
+import { conversation, stateKeeping } from '../../test/builders.js';
 import { InvalidMessageError } from '../errors/invalid-message-error.js';
 import type { Message } from '../messages/types.js';
 import { planSync } from './plan-sync.js';
-
-const stateKeeping = (id: string): CompactionState => ({
-  schema: COMPACTION_STATE_SCHEMA,
-  version: 1,
-  summary: 'S',
-  firstKeptMessageId: id,
-  summarizedRange: { fromIndex: 0, toIndex: 0, messageCount: 1 },
-  prunedToolCallIds: [],
-  fileOps: { read: [], modified: [] },
-  tokensBefore: 10,
-  tokensAfter: 5,
-  strategy: 'structured',
-  createdAt: '2026-01-01T00:00:00.000Z',
-});
 
 function history(): Message[] {
   const c = conversation();

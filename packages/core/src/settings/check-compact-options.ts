@@ -35,6 +35,15 @@ export function checkCompactOptions(options: unknown): void {
       problem: `must be a whole number of tokens ≥ 0, got ${describeValue(keepRecentTokens)}`,
     });
   }
+  checkFocusAndSignal(instructions, signal);
+}
+
+/**
+ * The options every manual compaction takes (`session.compact` and the pure
+ * `compact`): `instructions` a string, `signal` an `AbortSignal`. Throws
+ * {@link InvalidSettingsError} naming the option.
+ */
+export function checkFocusAndSignal(instructions: unknown, signal: unknown): void {
   if (instructions !== undefined && typeof instructions !== 'string') {
     throw new InvalidSettingsError({
       setting: 'instructions',
