@@ -222,20 +222,51 @@ function assemble(
   return body;
 }
 
-/** The last resort when even the most condensed rendering is over the budget: cut at a character share. */
+/** A line that only says a section is empty: the first to go when a summary must be cut. */
+const PLACEHOLDER_LINE = /^(?:- |1\. )\((?:none[^)]*|nothing recorded|continue with[^)]*)\)$/;
+
+/**
+ * The last resort when even the most condensed rendering is over the budget. First the
+ * lines that only say a section is empty go, with headings left with nothing under them;
+ * then whole lines from the end, never those of a manual compaction's `### Focus` block
+ * (what the user asked to keep), and a line says the summary was cut.
+ */
 function cutToBudget(text: string, options: StructuredRenderOptions): string {
-  let lines = text.split('\n');
-  let result = text;
-  let tokens = options.counter.countText(result);
+  let tokens = options.counter.countText(text);
+  if (tokens <= options.maxTokens) return text;
+  let lines = withoutPlaceholders(text.split('\n'));
+  let result = lines.join('\n');
+  tokens = options.counter.countText(result);
+  const focusStart = lines.findIndex((line) => line.startsWith('### Focus: '));
+  const focusEnd = focusStart === -1 ? -1 : lines.findIndex((line, index) => index > focusStart && line === '');
+  const focus = focusStart === -1 ? [] : lines.slice(focusStart, focusEnd === -1 ? undefined : focusEnd);
+  if (focus.length > 0 && tokens > options.maxTokens) {
+    // The focus leads what is left, so cutting from the end keeps it.
+    lines = [...focus, '', ...lines.filter((_, index) => index < focusStart || (focusEnd !== -1 && index > focusEnd))];
+  }
+  const protectedLines = focus.length;
   // Whole lines are dropped from the end, and a placeholder line says so (read back as nothing).
-  while (tokens > options.maxTokens && lines.length > 0) {
-    const keep = Math.min(lines.length - 1, Math.floor((lines.length * options.maxTokens * 0.9) / tokens));
-    lines = lines.slice(0, Math.max(0, keep));
+  while (tokens > options.maxTokens && lines.length > protectedLines) {
+    const share = Math.floor((lines.length * options.maxTokens * 0.9) / tokens);
+    const keep = Math.max(protectedLines, Math.min(lines.length - 1, share));
+    lines = lines.slice(0, keep);
     result = lines.length > 0 ? `${lines.join('\n')}\n${CUT_LINE}` : '';
     tokens = options.counter.countText(result);
   }
   if (tokens <= options.maxTokens) return result;
   return result.slice(0, Math.max(0, options.maxTokens));
+}
+
+/** `lines` without placeholder lines, and without the headings that had only those under them. */
+function withoutPlaceholders(lines: readonly string[]): string[] {
+  const kept = lines
+    .filter((line) => !PLACEHOLDER_LINE.test(line))
+    .filter((line, index, all) => !(line === '' && index > 0 && all[index - 1] === ''));
+  return kept.filter((line, index) => {
+    if (!line.startsWith('#') || line.startsWith('### Focus: ')) return true;
+    const next = kept.slice(index + 1).find((candidate) => candidate !== '');
+    return next !== undefined && (!next.startsWith('#') || next.split(' ')[0]!.length > line.split(' ')[0]!.length);
+  });
 }
 
 function sections(entries: [string, string[]][]): string {
