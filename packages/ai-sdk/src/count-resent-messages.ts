@@ -1,4 +1,4 @@
-import { sameContent } from './same-content.js';
+import { sameContent } from '@compaction/core/internal';
 
 type Fields = Record<string, unknown>;
 

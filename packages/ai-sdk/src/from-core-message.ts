@@ -1,8 +1,8 @@
 import type { Message, Part } from '@compaction/core';
+import { sameContent } from '@compaction/core/internal';
 import type { PromptMessage } from './ai-sdk-types.js';
 import { partFromCore } from './part-from-core.js';
 import { type AiSdkPart, partToCore } from './part-to-core.js';
-import { sameContent } from './same-content.js';
 import { type AiSdkMessage, contentParts, originalMessage } from './to-core-messages.js';
 
 /**

@@ -1,3 +1,4 @@
+import { sameContent } from '@compaction/core/internal';
 import type { BaseMessage } from '@langchain/core/messages';
 import { COMPACTION_KWARG } from './compaction-kwarg.js';
 
@@ -19,8 +20,8 @@ type Fields = {
  * compares every field the conversion to core reads — class, `id`, `type`,
  * `name`, `status`, `tool_call_id`, the content (texts and blocks whole), the tool
  * calls with their arguments, `usage_metadata` and core's own `additional_kwargs`
- * entry — so an edit anywhere the conversion looks is seen, and nothing else is
- * read. Whole texts cost little here: comparing two strings is one memory compare,
+ * entry, values by core's `sameContent` — so an edit anywhere the conversion looks
+ * is seen, and nothing else is read. Whole texts cost little here: comparing two strings is one memory compare,
  * and the pass over a restored thread is bound by reading each message once.
  */
 export function sameMessageShape(before: BaseMessage, now: BaseMessage): boolean {
@@ -34,36 +35,11 @@ export function sameMessageShape(before: BaseMessage, now: BaseMessage): boolean
     a.tool_call_id === b.tool_call_id &&
     a.name === b.name &&
     a.status === b.status &&
-    sameValue(a.content, b.content) &&
+    sameContent(a.content, b.content) &&
     sameToolCalls(a.tool_calls, b.tool_calls) &&
-    sameValue(a.usage_metadata, b.usage_metadata) &&
-    sameValue(a.additional_kwargs?.[COMPACTION_KWARG], b.additional_kwargs?.[COMPACTION_KWARG])
+    sameContent(a.usage_metadata, b.usage_metadata) &&
+    sameContent(a.additional_kwargs?.[COMPACTION_KWARG], b.additional_kwargs?.[COMPACTION_KWARG])
   );
-}
-
-/**
- * Deep equality of JSON-like values (strings, numbers, arrays, plain objects), bounded in
- * depth. A key holding `undefined` counts as absent: a checkpointer's round trip drops it.
- */
-function sameValue(a: unknown, b: unknown, depth = 0): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || depth > 32) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let index = 0; index < a.length; index += 1) if (!sameValue(a[index], b[index], depth + 1)) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const recordA = a as Record<string, unknown>;
-  const recordB = b as Record<string, unknown>;
-  let defined = 0;
-  for (const key in recordA) {
-    if (!Object.hasOwn(recordA, key) || recordA[key] === undefined) continue;
-    defined += 1;
-    if (!Object.hasOwn(recordB, key) || !sameValue(recordA[key], recordB[key], depth + 1)) return false;
-  }
-  for (const key in recordB) if (Object.hasOwn(recordB, key) && recordB[key] !== undefined) defined -= 1;
-  return defined === 0;
 }
 
 function sameToolCalls(a: Fields['tool_calls'], b: Fields['tool_calls']): boolean {
@@ -74,7 +50,7 @@ function sameToolCalls(a: Fields['tool_calls'], b: Fields['tool_calls']): boolea
   for (let index = 0; index < callsA.length; index += 1) {
     const callA = callsA[index]!;
     const callB = callsB[index]!;
-    if (callA.id !== callB.id || callA.name !== callB.name || !sameValue(callA.args, callB.args)) return false;
+    if (callA.id !== callB.id || callA.name !== callB.name || !sameContent(callA.args, callB.args)) return false;
   }
   return true;
 }

@@ -18,6 +18,7 @@ export {
   nextContentId,
   STRING_SAMPLE_CHARS,
 } from '../messages/content-id.js';
+export { sameContent } from '../messages/same-content.js';
 export { type RetryOnOverflowOptions, retryOnOverflow } from '../overflow/retry-on-overflow.js';
 export { shouldRetryOnOverflow } from '../overflow/should-retry-on-overflow.js';
 export { ADAPTER_OPTION_HINTS } from '../settings/adapter-option-hints.js';

@@ -2,7 +2,7 @@
 const MAX_DEPTH = 64;
 
 /**
- * Whether two values have the same content: the adapter's one deep equality,
+ * Whether two values have the same content: the adapters' one deep equality,
  * strict enough that equal messages always have equal content ids
  * (`contentFingerprint`). Primitives by `===`; plain objects (with or without
  * a prototype) key by key, in any key order, a key whose value is `undefined`
@@ -14,9 +14,10 @@ const MAX_DEPTH = 64;
  * are read with `for…in`, which would yield it), only the very same objects
  * count as same.
  *
- * Cheap on what the AI SDK re-sends each call: message and part objects are
- * new, the strings and nested values inside are usually the very same, so most
- * of the work is identity checks.
+ * Cheap on what frameworks re-send each call (the AI SDK's prompt, a LangChain
+ * thread a checkpointer restored): message and part objects are new, the strings
+ * and nested values inside are often the very same, so much of the work is
+ * identity checks.
  */
 export function sameContent(left: unknown, right: unknown): boolean {
   if (left === right) return true;
