@@ -6,6 +6,7 @@ import type { CompactionEvent } from '../src/session/types.js';
 import { memoryStore } from '../src/store/memory-store.js';
 import type { Summarizer } from '../src/summarize/types.js';
 import { heuristicCounter } from '../src/tokens/heuristic-counter.js';
+import { checkPairs } from './session-steps.js';
 
 /**
  * Shared by the invariant property tests. The six invariants of DESIGN.md, over generated conversations (random turns,
@@ -92,21 +93,6 @@ function materialize(turns: TurnShape[], dangling: boolean): Message[] {
     });
   }
   return messages;
-}
-
-function checkPairs(context: Message[]): void {
-  const seenCalls = new Set<string>();
-  const results = new Set<string>();
-  for (const message of context) {
-    for (const part of message.parts) {
-      if (part.type === 'tool-call') seenCalls.add(part.toolCallId);
-      if (part.type === 'tool-result') {
-        expect(seenCalls.has(part.toolCallId), `result ${part.toolCallId} without an earlier call`).toBe(true);
-        results.add(part.toolCallId);
-      }
-    }
-  }
-  for (const id of seenCalls) expect(results.has(id), `call ${id} without a result`).toBe(true);
 }
 
 function summarizerFor(mode: number): Summarizer {
