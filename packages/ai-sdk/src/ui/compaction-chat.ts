@@ -118,6 +118,17 @@ export function compactionChat(options: CompactionChatOptions): CompactionChat {
     responseMessageId?: string,
   ): Promise<CompactionBoundary> {
     const index = await locateUiMessage(prompt, state.firstKeptMessageId, base);
+    return boundaryAt(chatId, state, prompt, index, responseMessageId);
+  }
+
+  /** The boundary at UI message `index` of the prompt (-1: in none of them, e.g. the response being streamed). */
+  function boundaryAt(
+    chatId: string,
+    state: CompactionState,
+    prompt: ChatPrompt,
+    index: number,
+    responseMessageId?: string,
+  ): CompactionBoundary {
     return {
       sessionId: chatId,
       version: state.version,
@@ -137,12 +148,12 @@ export function compactionChat(options: CompactionChatOptions): CompactionChat {
     prompt: ChatPrompt,
     responseMessageId?: string,
   ): Promise<CompactionData> {
-    const boundary = await boundaryOf(chatId, event.result.state, prompt, responseMessageId);
+    const state = event.result.state;
+    const index = await locateUiMessage(prompt, state.firstKeptMessageId, base);
     // The notice counts UI messages before the boundary, the figure the compaction marker shows.
-    const kept = prompt.messages.findIndex((message) => message.id === boundary.firstKeptMessageId);
-    const uiSummarized = kept === -1 ? prompt.messages.length : kept;
+    const uiSummarized = index >= 0 ? index : prompt.messages.length;
     return {
-      ...boundary,
+      ...boundaryAt(chatId, state, prompt, index, responseMessageId),
       messagesSummarized: event.messagesSummarized,
       tokensBefore: event.tokensBefore,
       tokensAfter: event.tokensAfter,
