@@ -23,6 +23,7 @@ export { type RetryOnOverflowOptions, retryOnOverflow } from '../overflow/retry-
 export { shouldRetryOnOverflow } from '../overflow/should-retry-on-overflow.js';
 export { ADAPTER_OPTION_HINTS } from '../settings/adapter-option-hints.js';
 export { type AdapterOptionsTable, checkAdapterOptions } from '../settings/check-adapter-options.js';
+export { type SerialQueue, serialQueue } from '../store/serial-queue.js';
 export {
   fallbackChain,
   type SummarizeWithFallbackOptions,

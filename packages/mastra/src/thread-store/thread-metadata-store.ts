@@ -9,6 +9,7 @@ import {
   StoreError,
   type StoreOperation,
 } from '@compaction/core';
+import { serialQueue } from '@compaction/core/internal';
 import type { StorageThreadType } from '@mastra/core/memory';
 import type { MastraCompositeStore, MemoryStorage } from '@mastra/core/storage';
 import {
@@ -75,7 +76,7 @@ export function threadMetadataStore(
   const resourceId = options.resourceId;
   const source = (threadId: string) => `Mastra thread ${JSON.stringify(threadId)} metadata key ${JSON.stringify(key)}`;
   /** Writes of one thread, one at a time, where the storage has no `updateThreadMetadata` of its own. */
-  const tails = new Map<string, Promise<unknown>>();
+  const writes = serialQueue();
 
   async function memoryDomain(operation: StoreOperation, threadId: string): Promise<MemoryStorage> {
     const domain = await storage.getStore('memory');
@@ -109,23 +110,13 @@ export function threadMetadataStore(
     if (typeof domain.updateThreadMetadata === 'function') {
       return domain.updateThreadMetadata({ id: threadId, update });
     }
-    const previous = tails.get(threadId) ?? Promise.resolve();
-    const result = previous.then(async () => {
+    return writes(threadId, async () => {
       const thread = await domain.getThreadById({ threadId });
       if (!thread) return null;
       const metadata = update(thread);
       if (metadata === undefined) return thread;
       return domain.updateThread({ id: threadId, title: thread.title ?? '', metadata });
     });
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    tails.set(threadId, tail);
-    void tail.then(() => {
-      if (tails.get(threadId) === tail) tails.delete(threadId);
-    });
-    return result;
   }
 
   return {
