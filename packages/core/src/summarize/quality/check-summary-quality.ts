@@ -95,15 +95,7 @@ export function checkSummaryContent(content: string, text: string, options: Summ
       detail: `missing heading${missing.length > 1 ? 's' : ''}: ${missing.map((h) => `## ${h}`).join(', ')}`,
     };
   }
-  const tokens = options.counter.countText(text);
-  if (tokens >= options.replacedTokens) {
-    return {
-      ok: false,
-      reason: 'not-smaller',
-      detail: `the summary has ${tokens} tokens, not fewer than the ${options.replacedTokens} it replaces`,
-    };
-  }
-  return { ok: true };
+  return notSmaller(options.counter.countText(text), options.replacedTokens) ?? { ok: true };
 }
 
 function continuationSign(content: string): string | undefined {
@@ -173,13 +165,8 @@ export function judgeSummary(
     return { ok: false, reason: 'empty', detail: 'returned an empty summary' };
   if (last) return { ok: true };
   const tokens = request.counter.countText(text);
-  if (tokens >= request.replacedTokens) {
-    return {
-      ok: false,
-      reason: 'not-smaller',
-      detail: `the summary has ${tokens} tokens, not fewer than the ${request.replacedTokens} it replaces`,
-    };
-  }
+  const larger = notSmaller(tokens, request.replacedTokens);
+  if (larger) return larger;
   if (request.maxTokens !== undefined && tokens > OVERSIZED_FACTOR * request.maxTokens) {
     return {
       ok: false,
@@ -192,4 +179,14 @@ export function judgeSummary(
     if (stale) return { ok: false, reason: 'stale', detail: stale };
   }
   return { ok: true };
+}
+
+/** The `not-smaller` verdict when a summary of `tokens` does not shrink the `replacedTokens` it stands for. */
+function notSmaller(tokens: number, replacedTokens: number): SummaryQuality | undefined {
+  if (tokens < replacedTokens) return undefined;
+  return {
+    ok: false,
+    reason: 'not-smaller',
+    detail: `the summary has ${tokens} tokens, not fewer than the ${replacedTokens} it replaces`,
+  };
 }
