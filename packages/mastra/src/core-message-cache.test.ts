@@ -120,6 +120,29 @@ describe('coreMessageCache', () => {
     );
   });
 
+  it('sees an in-place change of a message once the messages after it are removed, though it was older than the last user message', () => {
+    const text = (id: string, role: 'user' | 'assistant', value: string): MastraDBMessage => ({
+      id,
+      role,
+      createdAt: new Date(0),
+      content: { format: 2, parts: [{ type: 'text', text: value }] },
+    });
+    const list = [
+      text('u1', 'user', 'a'),
+      text('a1', 'assistant', 'b'),
+      text('u2', 'user', 'c'),
+      text('a2', 'assistant', 'd'),
+    ];
+    const cache = coreMessageCache('message');
+    cache.convert(list);
+    // `a1` is older than the last user message: compared by identity only while `u2` follows it.
+    list.splice(2);
+    list[1]!.content.parts.push({ type: 'step-start' }, { type: 'text', text: 'more' });
+    expect(cache.convert(list)).toStrictEqual(toCoreMessages(list));
+    list[1]!.content.parts.push({ type: 'text', text: 'and more' });
+    expect(cache.convert(list)).toStrictEqual(toCoreMessages(list));
+  });
+
   it("follows a tool result Mastra's MessageList merges into the run's assistant message", () => {
     const list = new MessageList({ threadId: 't1', resourceId: 'u1' });
     list.add({ role: 'user', content: 'Read a.ts' }, 'input');

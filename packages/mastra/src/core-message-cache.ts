@@ -1,8 +1,8 @@
 import type { Message } from '@compaction/core';
 import { nextContentId } from '@compaction/core/internal';
 import type { MastraDBMessage } from '@mastra/core/agent/message-list';
+import { messageToCore } from './message-to-core.js';
 import { hasToolOutput } from './part-to-core.js';
-import { toCoreMessages } from './to-core-messages.js';
 
 /** See {@link coreMessageCache}. */
 export type CoreMessageCache = {
@@ -42,28 +42,42 @@ export type CoreMessageCache = {
  */
 export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
   const sources: MastraDBMessage[] = [];
-  const shapes: unknown[][] = [];
-  /** Whether each source had a tool call without its result: Mastra may add the result to it later. */
-  const pending: boolean[] = [];
+  /**
+   * The shape of each source that a later call compares field by field: those from the
+   * last user message on and those waiting for a tool's result (`pendingAt`). Older ones
+   * are compared by identity only, so their shapes are let go (undefined).
+   */
+  const shapes: (unknown[] | undefined)[] = [];
+  /** The sources with a tool call without its result (Mastra may add the result in place later), ascending. */
+  let pendingAt: number[] = [];
+  /** Shapes before this index are held only for `pendingAt`. */
+  let shapedFrom = 0;
   /** After source `i`, how many core messages there are. */
   const ends: number[] = [];
   let core: Message[] = [];
 
   return {
     convert(messages) {
+      const lastUser = lastUserIndex(messages);
       const common = Math.min(sources.length, messages.length);
       // Before the last user message, only a message waiting for a tool's result can change in place.
-      const recent = Math.min(common, lastUserIndex(messages));
+      const recent = Math.min(common, lastUser);
       let same = 0;
-      while (same < recent && sources[same] === messages[same]) {
-        if (pending[same] && !sameShape(shapes[same]!, messages[same]!)) break;
-        same += 1;
+      while (same < recent && sources[same] === messages[same]) same += 1;
+      for (const at of pendingAt) {
+        if (at >= same) break;
+        if (!sameShape(shapes[at], messages[at]!)) {
+          same = at;
+          break;
+        }
       }
       if (same === recent) {
-        while (same < common && sources[same] === messages[same] && sameShape(shapes[same]!, messages[same]!))
-          same += 1;
+        while (same < common && sources[same] === messages[same] && sameShape(shapes[same], messages[same]!)) same += 1;
       }
-      if (same === messages.length && same === sources.length) return core;
+      if (same === messages.length && same === sources.length) {
+        releaseShapes(lastUser);
+        return core;
+      }
 
       if (same < sources.length) {
         // A new array: the one returned before keeps its messages. (Only when shorter:
@@ -71,13 +85,14 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
         core = core.slice(0, same === 0 ? 0 : ends[same - 1]!);
         sources.length = same;
         shapes.length = same;
-        pending.length = same;
         ends.length = same;
+        if ((pendingAt.at(-1) ?? -1) >= same) pendingAt = pendingAt.filter((at) => at < same);
+        shapedFrom = Math.min(shapedFrom, same);
       }
       let previousId = core.at(-1)?.id;
       for (let index = same; index < messages.length; index += 1) {
         const message = messages[index]!;
-        for (const converted of toCoreMessages([message])) {
+        for (const converted of messageToCore(message)) {
           if (ids === 'content') {
             // Chained exactly as `chainedContentIds` does: each id hashes the content with the id before it.
             previousId = nextContentId({ role: converted.role, parts: converted.parts }, previousId);
@@ -86,14 +101,29 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
             core.push(converted);
           }
         }
+        const waiting = message.content.parts.some((part) => part.type === 'tool-invocation' && !hasToolOutput(part));
         sources.push(message);
-        shapes.push(shapeOf(message));
-        pending.push(message.content.parts.some((part) => part.type === 'tool-invocation' && !hasToolOutput(part)));
+        shapes.push(waiting || index >= lastUser ? shapeOf(message) : undefined);
+        if (waiting) pendingAt.push(index);
         ends.push(core.length);
       }
+      releaseShapes(lastUser);
       return core;
     },
   };
+
+  /** Lets go of the shapes before `lastUser` that no later call compares (a few a call: where the last user message moved). */
+  function releaseShapes(lastUser: number): void {
+    const until = Math.min(lastUser, sources.length);
+    if (until <= shapedFrom) return;
+    let pending = 0;
+    while (pending < pendingAt.length && pendingAt[pending]! < shapedFrom) pending += 1;
+    for (let index = shapedFrom; index < until; index += 1) {
+      if (pendingAt[pending] === index) pending += 1;
+      else shapes[index] = undefined;
+    }
+    shapedFrom = until;
+  }
 }
 
 /** How many values of a message's own shape come before its parts'. */
@@ -129,8 +159,9 @@ function lastUserIndex(messages: readonly MastraDBMessage[]): number {
   return 0;
 }
 
-/** Whether `message` still has `shape` (see {@link shapeOf}), without allocating. */
-function sameShape(shape: unknown[], message: MastraDBMessage): boolean {
+/** Whether `message` still has `shape` (see {@link shapeOf}), without allocating; false without a shape. */
+function sameShape(shape: unknown[] | undefined, message: MastraDBMessage): boolean {
+  if (shape === undefined) return false;
   const { content } = message;
   const { parts } = content;
   if (
