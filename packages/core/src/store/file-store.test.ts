@@ -1,7 +1,7 @@
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open as openFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { COMPACTION_STATE_SCHEMA, type CompactionState } from '../compaction/compaction-state.js';
 import { InvalidStateError } from '../errors/index.js';
 import type { Message } from '../messages/types.js';
@@ -92,6 +92,40 @@ describe('fileStore', () => {
     await store.saveRecord('s', { state: state(2) });
     expect((await store.loadRecord('s'))?.state?.version).toBe(2);
     expect(await readdir(dir)).toEqual(['s.state.json']);
+  });
+
+  it('syncs the folder after a save that changes the state, not after one that keeps it (a usage report)', async () => {
+    const store = open();
+    const folder = await openFile(tmpdir(), 'r');
+    const handlePrototype = Object.getPrototypeOf(folder) as { sync: () => Promise<void> };
+    await folder.close();
+    const syncs = vi.spyOn(handlePrototype, 'sync');
+    try {
+      const usage = (historyLength: number) => ({
+        inputTokens: 10,
+        contextMessageCount: 1,
+        historyLength,
+        stateVersion: 1,
+      });
+      const saves: [SessionRecord, number][] = [
+        [{ state: state(1) }, 2], // a new state: the temp file, then the folder
+        [{ state: state(1), usage: usage(1) }, 1], // the same state: the temp file only
+        [{ state: state(1), usage: usage(2), calibration: { m: 1.2 } }, 1],
+        [{ state: state(2), usage: usage(3) }, 2],
+        [{ usage: usage(4) }, 2], // the state goes
+        [{ usage: usage(5) }, 1],
+      ];
+      for (const [record, expected] of saves) {
+        syncs.mockClear();
+        await store.saveRecord('s', record);
+        expect(syncs).toHaveBeenCalledTimes(expected);
+        const { revision: _revision, ...loaded } = (await open().loadRecord('s')) ?? {};
+        expect(loaded).toEqual(record);
+      }
+      expect(await readdir(dir)).toEqual(['s.state.json']);
+    } finally {
+      syncs.mockRestore();
+    }
   });
 
   it('keeps call order for concurrent appends and saves', async () => {
