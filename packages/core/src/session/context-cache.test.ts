@@ -116,6 +116,20 @@ describe('createContextCache', () => {
     );
   });
 
+  it('grows its array in place when messages are appended (no copy of the context per call)', () => {
+    const conv = createConversationState();
+    const cache = createContextCache(conv);
+    const message = (id: string): Message => ({ id, role: 'user', parts: [{ type: 'text', text: id }] });
+    conv.apply({ append: [message('a'), message('b')] });
+    const first = cache.current();
+    const copy = first.slice();
+    conv.apply({ append: [message('c')] });
+    const grown = cache.current();
+    expect(grown).toBe(first);
+    expect(grown).toEqual(buildContext(conv.history, conv.record.state));
+    expect(copy.map((m) => m.id)).toEqual(['a', 'b']);
+  });
+
   it('returns the same array while nothing changed, and a new one after a replacement of the same length', () => {
     const conv = createConversationState();
     const cache = createContextCache(conv);

@@ -4,7 +4,10 @@ import type { ConversationState } from './conversation-state.js';
 
 /** `buildContext` over a conversation, kept incrementally (see {@link createContextCache}). */
 export type ContextCache = {
-  /** The context the model sees now. Shared: copy it before handing it out. */
+  /**
+   * The context the model sees now. Shared, and grown in place when messages are
+   * appended: copy it before handing it out or keeping it past the current call.
+   */
   current(): Message[];
 };
 
@@ -37,9 +40,11 @@ export function createContextCache(
           // unanswered, a result stored before its call) may pair with messages outside
           // it: the whole context is rebuilt, so the answer is always buildContext's.
           if (repairToolPairs(tail) === tail) {
-            const messages = cached.messages.concat(tail);
-            cached = { version, epoch, length: history.length, clean: true, messages };
-            return messages;
+            // In place: the cache owns this array, and every reader copies it or reads its
+            // length at once, so growing it costs O(new messages), not a copy of the context.
+            for (const message of tail) cached.messages.push(message);
+            cached.length = history.length;
+            return cached.messages;
           }
         }
       }
