@@ -60,7 +60,7 @@ export function contextPrompt(): ContextPrompt {
         startsWith(context, kept.context, boundary)
           ? kept
           : undefined;
-      const system = options.prompt.filter((message) => message.role === 'system');
+      const system = systemMessages(options.prompt);
       if (!reuse && !(candidate && startsWith(context, candidate, boundary))) {
         // Nothing to go on from: one conversion of it all (a one-off context costs no more than before).
         candidate = context.slice(0, boundary);
@@ -81,6 +81,20 @@ export function contextPrompt(): ContextPrompt {
       return [...system, ...converted.prompt, ...tail];
     },
   };
+}
+
+/**
+ * The system messages of the prompt Mastra built (instructions, memory and processor
+ * additions): one pass over the whole prompt (it holds the whole history), without a
+ * call per message.
+ */
+function systemMessages(prompt: Prompt): Prompt {
+  const system: Prompt = [];
+  for (let index = 0; index < prompt.length; index += 1) {
+    const message = prompt[index]!;
+    if (message.role === 'system') system.push(message);
+  }
+  return system;
 }
 
 /** Whether `context` starts with the very messages of `head`, which end at or before `boundary`. */
