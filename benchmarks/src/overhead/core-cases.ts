@@ -75,11 +75,15 @@ function restartCase(kind: 'file' | 'sqlite'): BenchCase {
       'with the usage record its last call left: loads the history, decides without recounting it, records the next usage',
     async run(input) {
       const dir = mkdtempSync(join(tmpdir(), 'compaction-bench-restart-'));
-      const stores: SessionStore[] = [];
+      let current: SessionStore | undefined;
+      const close = () => {
+        if (current && 'close' in current) (current as SqliteStore).close();
+      };
       const open = (): SessionStore => {
-        const store = kind === 'file' ? fileStore(dir) : sqliteStore(join(dir, 'sessions.sqlite'));
-        stores.push(store);
-        return store;
+        // The process before exited: its database connection is closed (SQLite checkpoints its WAL then).
+        close();
+        current = kind === 'file' ? fileStore(dir) : sqliteStore(join(dir, 'sessions.sqlite'));
+        return current;
       };
       try {
         const before = createCompactionSession({ sessionId: 'restart', store: open(), settings: NO_COMPACTION });
@@ -106,7 +110,7 @@ function restartCase(kind: 'file' | 'sqlite'): BenchCase {
         );
         return { stats, messagesAtEnd: input.history.length };
       } finally {
-        for (const store of stores) if ('close' in store) (store as SqliteStore).close();
+        close();
         rmSync(dir, { recursive: true, force: true });
       }
     },
