@@ -123,7 +123,7 @@ async function prepare(call: Call, signal: AbortSignal | undefined): Promise<Pro
       ...heard.filter((event) => event.type !== 'compaction:end' || event.result.state.version === own.state.version),
     );
   }
-  return call.converter.fromCore(prepared.messages) as ProviderPrompt;
+  return call.converter.fromCore(prepared.messages, call.messages) as ProviderPrompt;
 }
 
 /** The emergency compaction after an overflow; its events go to this call (an overflow compaction is the caller's own). */

@@ -78,18 +78,76 @@ export function keepSent(sent: SentMessages, count: number): void {
 export function countResentMessages(incoming: readonly object[], from: number, to: number, sent: SentMessages): number {
   const limit = Math.min(to - from, sent.messages.length);
   const older = Math.min(limit, lastUserIndex(incoming, from, to) - from);
-  const values = sent.values;
-  let count = 0;
+  let same = countSameValues(incoming, from, older, sent.values);
+  if (same < older) return same;
+  while (same < limit && sameContent(incoming[from + same], sent.messages[same])) same += 1;
+  return same;
+}
+
+/**
+ * How many of `incoming[from..from + older)` have, in order, the values laid out
+ * in `values` (see `pushValues`). It runs over every old message on every call,
+ * so the loop is lean: identity checks inline, no call a message, nothing made.
+ * Only a message where one of them fails goes to {@link matchValues}, which also
+ * accepts a value equal in content but another object (and keeps it instead).
+ */
+function countSameValues(incoming: readonly object[], from: number, older: number, values: unknown[]): number {
   let at = 0;
-  while (count < older) {
-    const message = incoming[from + count];
-    if (!isRecord(message)) return count;
-    at = matchValues(message, values, at);
-    if (at < 0) return count;
-    count += 1;
+  let count = 0;
+  for (; count < older; count += 1) {
+    const message = incoming[from + count] as Fields;
+    let next: number;
+    try {
+      next = identicalValues(message, values, at);
+    } catch {
+      next = -1; // a malformed message (null, or a null part): matchValues tells
+    }
+    if (next < 0 && typeof message === 'object' && message !== null) next = matchValues(message, values, at);
+    if (next < 0) break;
+    at = next;
   }
-  while (count < limit && sameContent(incoming[from + count], sent.messages[count])) count += 1;
   return count;
+}
+
+/**
+ * Whether `message` has the very values `values[at..]` (identity only; see
+ * {@link matchValues} for the rest): the index after them, or -1. Reads
+ * without checking types (string content has no parts to match; a null
+ * message or part throws and the caller treats it as a mismatch).
+ */
+function identicalValues(message: Fields, values: unknown[], at: number): number {
+  const content = message.content as readonly unknown[];
+  if (message.role !== values[at] || message.providerOptions !== values[at + 1]) return -1;
+  const parts = content.length;
+  if (values[at + 2] !== parts) return -1;
+  let next = at + 3;
+  for (let index = 0; index < parts; index += 1) {
+    const part = content[index] as Fields;
+    const type = part.type;
+    if (type !== values[next] || part.providerOptions !== values[next + 1]) return -1;
+    if (type === 'text') {
+      if (part.text !== values[next + 2]) return -1;
+      next += 3;
+    } else if (type === 'tool-result') {
+      if (
+        part.toolCallId !== values[next + 2] ||
+        part.toolName !== values[next + 3] ||
+        part.output !== values[next + 4]
+      )
+        return -1;
+      next += 5;
+    } else if (type === 'tool-call') {
+      if (
+        part.toolCallId !== values[next + 2] ||
+        part.toolName !== values[next + 3] ||
+        part.input !== values[next + 4] ||
+        part.providerExecuted !== values[next + 5]
+      )
+        return -1;
+      next += 6;
+    } else return -1; // reasoning and the rest: matchValues
+  }
+  return next;
 }
 
 /** The index of the last user message in `messages[from..to)`, or `from`. */

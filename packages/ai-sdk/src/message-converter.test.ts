@@ -75,15 +75,24 @@ describe('messageConverter', () => {
     }
   });
 
-  it('gives back the original prompt objects for what core left alone', () => {
+  it('gives back the incoming prompt objects for what core left alone: a context core left whole is the prompt itself', () => {
+    // Before, unchanged messages came back as the objects first seen (`prompt`'s); now as this call's (`later`'s).
     const converter = messageConverter();
     const prompt = [system, ...turns(4)];
     converter.toCore(prompt);
     const later = resent([...prompt, text('user', 'next')]);
-    const back = converter.fromCore(converter.toCore(later));
+    const converted = converter.toCore(later);
+    const back = converter.fromCore(converted, converted);
+    expect(back).toBe(later);
     expect(back).toStrictEqual(later);
-    for (const [index, message] of prompt.entries()) expect(back[index]).toBe(message);
-    expect(back[5]).toBe(later[5]);
+    for (const [index, message] of later.entries()) expect(back[index]).toBe(message);
+    // A context that keeps the pinned system message and the last turns: those are this call's objects too.
+    const summary: Message = { id: 'summary', role: 'user', parts: [{ type: 'text', text: 'summary' }] };
+    const compacted = converter.fromCore([converted[0]!, summary, ...converted.slice(3)], converted);
+    expect(compacted).toHaveLength(later.length - 1);
+    expect(compacted[0]).toBe(later[0]);
+    expect(compacted[1]).toStrictEqual({ role: 'user', content: [{ type: 'text', text: 'summary' }] });
+    for (let index = 2; index < compacted.length; index += 1) expect(compacted[index]).toBe(later[index + 1]);
   });
 
   it('converts what core wrote or changed like messagesToPrompt, the same object on every call', () => {
@@ -123,8 +132,10 @@ describe('messageConverter', () => {
       ),
       { minLength: 1, maxLength: 6 },
     );
+    // With the array toCore returned, the messages core kept in place are this call's objects, whatever it cut.
+    const cuts = fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 6, maxLength: 6 });
     fc.assert(
-      fc.property(sequence, (steps) => {
+      fc.property(sequence, cuts, (steps, cutAt) => {
         const converter = messageConverter(2);
         let prompt: ProviderPrompt = [];
         for (const [index, step] of steps.entries()) {
@@ -134,6 +145,19 @@ describe('messageConverter', () => {
           const back = converter.fromCore(messages);
           expect(back).toEqual(prompt);
           if (index === 0) for (const [position, message] of back.entries()) expect(message).toBe(prompt[position]);
+          expect(converter.fromCore(messages, messages)).toBe(prompt);
+          // A compacted context: the first `front` messages, a summary core wrote, the messages from `from` on.
+          const [frontAt, fromAt] = cutAt[index]!;
+          const from = fromAt % (messages.length + 1);
+          const front = frontAt % (from + 1);
+          const summary: Message = { id: `summary-${index}`, role: 'user', parts: [{ type: 'text', text: 'earlier' }] };
+          const context = [...messages.slice(0, front), summary, ...messages.slice(from)];
+          const compacted = converter.fromCore(context, messages);
+          expect(compacted).toEqual(messagesToPrompt(context));
+          expect(compacted).toHaveLength(context.length);
+          for (let position = 0; position < front; position += 1) expect(compacted[position]).toBe(prompt[position]);
+          for (let position = from; position < prompt.length; position += 1)
+            expect(compacted[front + 1 + position - from]).toBe(prompt[position]);
         }
       }),
       { numRuns: 300 },

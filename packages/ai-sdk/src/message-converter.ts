@@ -28,8 +28,12 @@ import {
 export type MessageConverter = {
   /** Same ids and content as `toCoreMessages(messages)`. */
   toCore(messages: readonly AiSdkMessage[]): Message[];
-  /** Same messages as `messages.map(fromCoreMessage)`. */
-  fromCore(messages: readonly Message[]): AiSdkMessage[];
+  /**
+   * Same messages as `messages.map(fromCoreMessage)` (a prepared context), where the
+   * messages `converted` (what `toCore` returned for this call) holds come back as
+   * the very objects `toCore` was given for them.
+   */
+  fromCore(messages: readonly Message[], converted?: readonly Message[]): AiSdkMessage[];
 };
 
 /** One chain (leading system messages, or the conversation) as last converted. */
@@ -52,10 +56,12 @@ type Conversion = { system: Chain; conversation: Chain };
  * (`countResentMessages`: no hashing, a few identity checks a message against the
  * flat values kept of the last call), reuses those core messages and their ids;
  * only the messages after the first difference are converted and hashed.
- * `fromCore` gives the messages that end the context as they end the last
- * conversion (what core kept) their originals without comparing parts, and
- * every other core message the AI SDK message it gave before (core messages are
- * never modified in place).
+ * `fromCore` hands back the incoming objects themselves for the messages core
+ * kept where they were — the messages that end the context as they end the
+ * conversion (identity checks only, from the end), and the pinned ones that
+ * start both — so a context core left whole is the very prompt it was given,
+ * not a copy; every other core message (what core wrote or changed) becomes
+ * the AI SDK message it gave before (core messages are never modified in place).
  *
  * Conversations are kept in core's `createConversationCache`, least recently
  * used out first: in `memory` (estimated bytes; by default the process's one
@@ -80,8 +86,13 @@ export function messageConverter(
   );
   /** The AI SDK message of each core message `fromCore` had to convert (what core wrote or changed). */
   const aiSdkMessages = new WeakMap<Message, AiSdkMessage>();
-  /** The last conversion made, whose messages core mostly returns as they are. */
-  let last: Conversion | undefined;
+  /**
+   * The incoming messages of each array `toCore` returned, position by position, for as
+   * long as the caller holds that array (nothing here keeps a call's prompt past its call:
+   * prompts are new objects every call, and keeping one alive would age it into the old
+   * generation of the heap).
+   */
+  const incomingOf = new WeakMap<readonly Message[], readonly AiSdkMessage[]>();
 
   function aiSdkMessage(message: Message): AiSdkMessage {
     let converted = aiSdkMessages.get(message);
@@ -133,28 +144,30 @@ export function messageConverter(
         conversation: convert(messages, leading, messages.length, CONVERSATION_ID_PREFIX, previous?.conversation),
       };
       recent.put(key, conversion);
-      last = conversion;
-      return conversion.system.messages.concat(conversion.conversation.messages);
+      const converted = conversion.system.messages.concat(conversion.conversation.messages);
+      incomingOf.set(converted, messages);
+      return converted;
     },
-    fromCore(messages) {
-      // The kept messages end the context as they end the last conversion: matched from the end by
-      // position (identity checks only), they come back as their originals, a slice of each chain.
-      let index = messages.length;
-      const tails: AiSdkMessage[][] = [];
-      for (const chain of last === undefined ? [] : [last.conversation, last.system]) {
-        const originals = chain.sent.messages as AiSdkMessage[];
-        let position = chain.messages.length;
-        while (index > 0 && position > 0 && messages[index - 1] === chain.messages[position - 1]) {
-          index -= 1;
-          position -= 1;
-        }
-        tails.unshift(position === 0 ? originals : originals.slice(position));
-        if (position > 0) break;
+    fromCore(messages, converted) {
+      const incoming = converted === undefined ? undefined : incomingOf.get(converted);
+      if (converted === undefined || incoming === undefined) return messages.map(aiSdkMessage);
+      // The kept messages end the context as they end the conversion: matched from the end by
+      // identity, they are the incoming objects at the same places (one core message each).
+      let end = messages.length;
+      let position = converted.length;
+      while (end > 0 && position > 0 && messages[end - 1] === converted[position - 1]) {
+        end -= 1;
+        position -= 1;
       }
-      // Built front to back in one copy (`new Array(n)` of ten thousand would be a slow dictionary).
-      const converted: AiSdkMessage[] = [];
-      for (let front = 0; front < index; front += 1) converted.push(aiSdkMessage(messages[front]!));
-      return converted.concat(...tails);
+      if (end === 0 && position === 0) return incoming as AiSdkMessage[]; // nothing changed: the prompt itself
+      // The pinned messages start both.
+      let front = 0;
+      while (front < end && front < position && messages[front] === converted[front]) front += 1;
+      const back: AiSdkMessage[] = [];
+      for (let index = 0; index < front; index += 1) back.push(incoming[index]!);
+      for (let index = front; index < end; index += 1) back.push(aiSdkMessage(messages[index]!));
+      for (let index = position; index < incoming.length; index += 1) back.push(incoming[index]!);
+      return back;
     },
   };
 }
