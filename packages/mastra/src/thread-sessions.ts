@@ -21,11 +21,13 @@ import { resolveProcessorSummarizer } from './resolve-summarizer.js';
 
 /**
  * What a kept thread holds a message (its core message with the Mastra origin, the
- * session's history and index, the conversions): measured ~0.8 KB on the
- * benchmarks' synthetic history (168 KB more heap per 200-message thread kept, Node 24)
- * since the conversions are made to size; ~1.2 KB before.
+ * session's history and index, the conversions): measured ~0.6 KB on the
+ * benchmarks' synthetic history (131 KB more heap per 200-message thread kept, Node 24:
+ * `node --expose-gc src/scale/scale-run.ts mastra 350 200 1` against 100 conversations)
+ * since the conversion cache holds field-by-field shapes only for the messages after the
+ * last user message; ~0.8 KB before, ~1.2 KB before the conversions were made to size.
  */
-export const THREAD_MESSAGE_BYTES = 850;
+export const THREAD_MESSAGE_BYTES = 620;
 
 /** A conversation's session, shared by the runs of that conversation. */
 export type ThreadSession = {
