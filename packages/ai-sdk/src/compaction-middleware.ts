@@ -6,7 +6,8 @@ import type { AiSdkModel } from './as-language-model.js';
 import { checkCompactionOptions } from './check-compaction-options.js';
 import { compactionMetadata } from './compaction-metadata.js';
 import type { CompactionMiddlewareOptions } from './compaction-options.js';
-import { conversationKey } from './conversation-key.js';
+import { promptConversationKey } from './conversation-key.js';
+import { convertInEntry } from './convert-in-entry.js';
 import { type MessageConverter, messageConverter } from './message-converter.js';
 import { sessionRegistry } from './session-registry.js';
 
@@ -37,7 +38,8 @@ type Call = { session: CompactionSession; converter: MessageConverter; messages:
  *
  * A conversation is keyed by `providerOptions.compaction.sessionId` when given,
  * else by the content id of its opening exchange (first message and reply), so the re-sent
- * history of the next request finds the same state. A call that compacted
+ * history of the next request finds the same state; its session and its last
+ * conversion are one entry of the process's conversation budget. A call that compacted
  * carries `providerMetadata.compaction` ({@link CompactionMetadata}).
  *
  * @example
@@ -57,9 +59,10 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
     session: (sessionId, model) => sessions.get(sessionId, model),
 
     async transformParams({ params, model }) {
-      const messages = converter.toCore(params.prompt);
-      const sessionId = explicitSessionId(params) ?? conversationKey(messages);
-      if (sessionId === undefined) return params;
+      const explicit = explicitSessionId(params);
+      const key = explicit ?? promptConversationKey(params.prompt);
+      if (key === undefined) return params;
+      const { sessionId, messages } = convertInEntry(sessions, converter, params.prompt, key, explicit, model);
       const call: Call = { session: sessions.get(sessionId, model, messages.length), converter, messages, events: [] };
       const prompt = await prepare(call, params.abortSignal);
       const transformed = { ...params, prompt };

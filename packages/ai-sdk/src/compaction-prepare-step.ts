@@ -2,7 +2,8 @@ import type { CompactionSession } from '@compaction/core';
 import type { LanguageModel, ModelMessage } from 'ai';
 import { checkCompactionOptions } from './check-compaction-options.js';
 import type { CompactionPrepareStepOptions } from './compaction-options.js';
-import { conversationKey } from './conversation-key.js';
+import { promptConversationKey } from './conversation-key.js';
+import { convertInEntry } from './convert-in-entry.js';
 import { messageConverter } from './message-converter.js';
 import { sessionRegistry } from './session-registry.js';
 
@@ -46,9 +47,10 @@ export function compactionPrepareStep(
   const runs = new WeakMap<object, CompactionSession>();
 
   return async ({ steps, model, initialMessages, responseMessages, experimental_steeringMessages: steering = [] }) => {
-    const messages = converter.toCore([...initialMessages, ...responseMessages, ...steering]);
-    const sessionId = options.sessionId ?? conversationKey(messages);
-    if (sessionId === undefined) return undefined;
+    const incoming = [...initialMessages, ...responseMessages, ...steering];
+    const key = options.sessionId ?? promptConversationKey(incoming);
+    if (key === undefined) return undefined;
+    const { sessionId, messages } = convertInEntry(sessions, converter, incoming, key, options.sessionId, model);
     const session = sessions.get(sessionId, model, messages.length);
     const previous = steps.at(-1);
     if (previous && runs.get(steps) === session) await session.recordUsage({ inputTokens: previous.usage.inputTokens });

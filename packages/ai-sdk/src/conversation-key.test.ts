@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversationKey } from './conversation-key.js';
+import { conversationKey, promptConversationKey } from './conversation-key.js';
 import { promptToMessages } from './convert-prompt.js';
 
 describe('conversationKey', () => {
@@ -15,5 +15,22 @@ describe('conversationKey', () => {
     // A system prompt that changes per request does not change the key.
     const otherSystem = promptToMessages([{ role: 'system', content: 'today is Monday' }, opening, reply('Hello!')]);
     expect(conversationKey(otherSystem)).toBe(conversationKey(a));
+  });
+});
+
+describe('promptConversationKey', () => {
+  it('is conversationKey of the converted prompt, read from its opening messages alone', () => {
+    const user = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] });
+    const reply = (text: string) => ({ role: 'assistant' as const, content: [{ type: 'text' as const, text }] });
+    const system = (content: string) => ({ role: 'system' as const, content });
+    const prompts = [
+      [],
+      [system('be brief')],
+      [system('be brief'), user('hi')],
+      [system('be brief'), user('hi'), reply('Hello!'), user('more')],
+      [user('hi'), system('now terse'), reply('Hello!')],
+      [system('a'), system('b'), user('hi'), system('c'), system('d'), reply('Hi.'), user('x')],
+    ];
+    for (const prompt of prompts) expect(promptConversationKey(prompt)).toBe(conversationKey(promptToMessages(prompt)));
   });
 });

@@ -1,4 +1,6 @@
 import type { Message } from '@compaction/core';
+import { nextContentId } from '@compaction/core/internal';
+import { type AiSdkMessage, CONVERSATION_ID_PREFIX, leadingSystemMessages } from './to-core-messages.js';
 
 /**
  * The store key of a conversation that has no id: the content id of its second
@@ -18,4 +20,26 @@ export function conversationKey(messages: readonly Message[]): string | undefine
     first = message;
   }
   return first?.id;
+}
+
+/**
+ * {@link conversationKey} read from the AI SDK messages themselves, before any
+ * conversion: the content ids of the conversation's opening messages only (two,
+ * unless system messages sit among them), so a call finds its conversation's kept
+ * entry — the session and the conversion beside it — before converting anything.
+ * The same key as `conversationKey(toCoreMessages(messages))`; a conversion may
+ * still give another (an edit its sampled fingerprint misses gets a full-content
+ * id), which the caller checks.
+ */
+export function promptConversationKey(messages: readonly AiSdkMessage[]): string | undefined {
+  let id: string | undefined;
+  let first: string | undefined;
+  for (let index = leadingSystemMessages(messages); index < messages.length; index += 1) {
+    const message = messages[index]!;
+    id = nextContentId(message, id, CONVERSATION_ID_PREFIX);
+    if (message.role === 'system') continue;
+    if (first !== undefined) return id;
+    first = id;
+  }
+  return first;
 }

@@ -24,10 +24,20 @@ import {
   toCoreMessage,
 } from './to-core-messages.js';
 
+/**
+ * Where a caller keeps a conversation's last conversion itself (the session
+ * registry's entry of the conversation: one entry for the session and its
+ * conversion). What it holds is the converter's; give the same slot each call.
+ */
+export type ConversionSlot = { conversion?: object };
+
 /** Converts the history a framework re-sends on every call, and the prepared context back. */
 export type MessageConverter = {
-  /** Same ids and content as `toCoreMessages(messages)`. */
-  toCore(messages: readonly AiSdkMessage[]): Message[];
+  /**
+   * Same ids and content as `toCoreMessages(messages)`. The conversation's last
+   * conversion is taken from and kept in `slot` when given, else in the converter's own cache.
+   */
+  toCore(messages: readonly AiSdkMessage[], slot?: ConversionSlot): Message[];
   /**
    * Same messages as `messages.map(fromCoreMessage)` (a prepared context), where the
    * messages `converted` (what `toCore` returned for this call) holds come back as
@@ -48,6 +58,19 @@ type Chain = {
 type Conversion = { system: Chain; conversation: Chain };
 
 /**
+ * Estimated bytes a conversion holds a message (the core message, its parts, id and
+ * original, and the values the next call is compared with): what a caller that keeps
+ * conversions in a {@link ConversionSlot} adds to its entry's size.
+ */
+export const CONVERSION_MESSAGE_BYTES = HELD_MESSAGE_BYTES + SENT_MESSAGE_BYTES;
+
+/** How many messages the conversion kept in `slot` holds (0 when none). */
+export function slotMessages(slot: ConversionSlot): number {
+  const conversion = slot.conversion as Conversion | undefined;
+  return conversion === undefined ? 0 : conversionLength(conversion);
+}
+
+/**
  * The conversions of one middleware or prepareStep function, at a cost that
  * grows with what is new rather than with the history. The AI SDK re-sends the
  * whole history as new objects on every call, so `toCore` remembers each
@@ -63,10 +86,13 @@ type Conversion = { system: Chain; conversation: Chain };
  * not a copy; every other core message (what core wrote or changed) becomes
  * the AI SDK message it gave before (core messages are never modified in place).
  *
- * Conversations are kept in core's `createConversationCache`, least recently
- * used out first: in `memory` (estimated bytes; by default the process's one
- * budget, which the session registry's sessions share, so a conversation's
- * conversion and session grow old together), or past `maxConversations` when given.
+ * A caller that keeps each conversation's entry (the middleware and prepareStep:
+ * the session registry's entry, which holds the session too) gives it as a
+ * {@link ConversionSlot}: one entry a conversation, session and conversion
+ * evicted together. Without a slot, conversations are kept in core's
+ * `createConversationCache`, least recently used out first: in `memory`
+ * (estimated bytes; by default the process's one budget), or past
+ * `maxConversations` when given.
  *
  * @default maxConversations undefined (the byte budget applies)
  * @default memory processConversationMemory()
@@ -79,8 +105,7 @@ export function messageConverter(
     maxConversations === undefined
       ? {
           memory,
-          sizeOf: (conversion) =>
-            heldMessagesBytes(conversionLength(conversion), HELD_MESSAGE_BYTES + SENT_MESSAGE_BYTES),
+          sizeOf: (conversion) => heldMessagesBytes(conversionLength(conversion), CONVERSION_MESSAGE_BYTES),
         }
       : { maxBytes: maxConversations, sizeOf: () => 1 },
   );
@@ -135,15 +160,16 @@ export function messageConverter(
   }
 
   return {
-    toCore(messages) {
+    toCore(messages, slot) {
       const leading = leadingSystemMessages(messages);
-      const key = openingKey(messages, leading);
-      const previous = recent.take(key);
+      const key = slot === undefined ? openingKey(messages, leading) : '';
+      const previous = slot === undefined ? recent.take(key) : (slot.conversion as Conversion | undefined);
       const conversion: Conversion = {
         system: convert(messages, 0, leading, SYSTEM_ID_PREFIX, previous?.system),
         conversation: convert(messages, leading, messages.length, CONVERSATION_ID_PREFIX, previous?.conversation),
       };
-      recent.put(key, conversion);
+      if (slot === undefined) recent.put(key, conversion);
+      else slot.conversion = conversion;
       const converted = conversion.system.messages.concat(conversion.conversation.messages);
       incomingOf.set(converted, messages);
       return converted;

@@ -1,9 +1,18 @@
-import { heuristicCounter, processConversationMemory, sharedTokenCache, type TokenCounter } from '@compaction/core';
+import {
+  HELD_MESSAGE_BYTES,
+  heldMessagesBytes,
+  heuristicCounter,
+  processConversationMemory,
+  SESSION_MESSAGE_BYTES,
+  sharedTokenCache,
+  type TokenCounter,
+} from '@compaction/core';
 import { generateText, type ModelMessage, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { conversation, textResult } from './__fixtures__/model-fixtures.js';
 import { compactionMiddleware } from './compaction-middleware.js';
+import { SENT_MESSAGE_BYTES } from './count-resent-messages.js';
 
 /** A heuristic counter that records how many texts it counted, under a name of its own. */
 function countingCounter(name: string): TokenCounter & { counted: number } {
@@ -59,15 +68,21 @@ describe('sharedTokenCache', () => {
 });
 
 describe('the process budget of conversations', () => {
-  it('holds every middleware’s sessions and conversions together, a conversation’s two side by side', async () => {
+  it('holds every middleware’s conversations together, a conversation’s session and conversion as one entry', async () => {
     const memory = processConversationMemory();
     const before = memory.size;
+    const bytesBefore = memory.bytes;
     const counter = countingCounter('process-budget-middlewares');
     const messages: ModelMessage[] = [...conversation(3), { role: 'user', content: 'And now?' }];
     await generateText({ model: wrapped(counter), instructions: 'Be brief.', messages });
     await generateText({ model: wrapped(counter), instructions: 'Be brief.', messages });
-    // Two middlewares, one conversation each: a session and a conversion apiece, in the one budget.
-    expect(memory.size - before).toBe(4);
+    // Two middlewares, one conversation each: one entry apiece (its session and its conversion,
+    // which were two entries before), in the one budget, sized for both.
+    expect(memory.size - before).toBe(2);
+    const prompt = messages.length + 1; // and the system message from `instructions`
+    expect(memory.bytes - bytesBefore).toBe(
+      2 * heldMessagesBytes(prompt, SESSION_MESSAGE_BYTES + HELD_MESSAGE_BYTES + SENT_MESSAGE_BYTES),
+    );
     expect(memory.bytes).toBeLessThanOrEqual(memory.maxBytes);
   });
 });

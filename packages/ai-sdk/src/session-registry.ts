@@ -11,7 +11,15 @@ import {
 } from '@compaction/core';
 import type { AiSdkModel } from './as-language-model.js';
 import type { CompactionOptions } from './compaction-options.js';
+import { CONVERSION_MESSAGE_BYTES, type ConversionSlot, slotMessages } from './message-converter.js';
 import { resolveSummarizer } from './resolve-summarizer.js';
+
+/** A conversation's kept entry: its session, and the conversion the middleware or prepareStep keeps beside it. */
+export type SessionEntry = ConversionSlot & {
+  readonly session: CompactionSession;
+  /** How many messages the session holds (the last call's). */
+  messages: number;
+};
 
 /** The sessions of one middleware or prepareStep function, by conversation and model. */
 export type SessionRegistry = {
@@ -20,15 +28,23 @@ export type SessionRegistry = {
    * the store). `messages` is how many the call hands it: what the kept session holds.
    */
   get(sessionId: string, model: AiSdkModel | string, messages?: number): CompactionSession;
+  /**
+   * The conversation's entry as {@link get} keeps it (created on first use, marked the
+   * most recently used, at its current size): the caller keeps the conversation's
+   * conversion in it, so a conversation is one entry of the budget, its session and
+   * conversion evicted together. `messages` as for `get`.
+   */
+  entry(sessionId: string, model: AiSdkModel | string, messages?: number): SessionEntry;
 };
 
 /**
  * Keeps the recently used sessions in memory (core's `createConversationCache`
  * in the process's one budget, `processConversationMemory()`, shared with every
  * adapter's caches: the least recently used conversations of the process go
- * first; a session is sized by `SESSION_MESSAGE_BYTES` a message, as its core
- * messages are the conversions', kept in the same budget and used in the same
- * call, so the two are evicted together), so a session's guards (no retry
+ * first), one entry a conversation and model: the session, and the conversion
+ * the middleware or prepareStep keeps beside it ({@link SessionRegistry.entry};
+ * a session is sized by `SESSION_MESSAGE_BYTES` a message, as its core messages
+ * are the conversion's), so a session's guards (no retry
  * of a compaction that could not help, overflow suspected from usage) and token
  * counts carry from one call to the next. The AI SDK re-sends the history, so
  * sessions do not persist it (`persistHistory: false`); the store holds the state.
@@ -54,16 +70,22 @@ const registries = new WeakMap<CompactionOptions, SessionRegistry>();
 
 function createRegistry(options: CompactionOptions): SessionRegistry {
   const store = options.store ?? memoryStore();
-  const sessions = createConversationCache<{ session: CompactionSession; messages: number }>({
+  const sessions = createConversationCache<SessionEntry>({
     memory: processConversationMemory(),
-    sizeOf: (entry) => heldMessagesBytes(entry.messages, SESSION_MESSAGE_BYTES),
+    // A conversion beside the session holds the same messages (its core messages are the session's).
+    sizeOf: (entry) =>
+      heldMessagesBytes(
+        Math.max(entry.messages, slotMessages(entry)),
+        SESSION_MESSAGE_BYTES + (entry.conversion === undefined ? 0 : CONVERSION_MESSAGE_BYTES),
+      ),
   });
   const tokenCache = conversationTokenCache(options.counter);
-  return {
-    get(sessionId, model, messages) {
+  const registry: SessionRegistry = {
+    get: (sessionId, model, messages) => registry.entry(sessionId, model, messages).session,
+    entry(sessionId, model, messages) {
       const modelId = typeof model === 'string' ? model : model.modelId;
       const key = conversationCacheKey(sessionId, modelId);
-      const entry = sessions.take(key) ?? {
+      const entry: SessionEntry = sessions.take(key) ?? {
         session: createCompactionSession({
           store,
           sessionId,
@@ -78,7 +100,8 @@ function createRegistry(options: CompactionOptions): SessionRegistry {
       };
       if (messages !== undefined) entry.messages = messages;
       sessions.put(key, entry); // the most recently used, at its current size
-      return entry.session;
+      return entry;
     },
   };
+  return registry;
 }
