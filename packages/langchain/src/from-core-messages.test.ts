@@ -8,7 +8,7 @@ import {
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { fromCoreMessages } from './from-core-messages.js';
-import { toCoreMessages } from './to-core-messages.js';
+import { originalMessage, toCoreMessages } from './to-core-messages.js';
 
 const history = [
   new HumanMessage({ id: 'h1', content: 'Read the config.' }),
@@ -98,5 +98,19 @@ describe('fromCoreMessages', () => {
     const orphan = new ToolMessage({ id: 'tx', tool_call_id: 'gone', content: 'stray' });
     const sent = fromCoreMessages(buildContext(toCoreMessages([history[0]!, orphan, history[3]!]), undefined));
     expect(sent).toEqual([history[0], history[3]]);
+  });
+
+  it('gives back the original only for a message core left as converted: not for a copy with other parts, nor one read back from JSON', () => {
+    const [human] = toCoreMessages([new HumanMessage({ id: 'h', content: 'hello' })]);
+    expect(fromCoreMessages([human!])[0]).toBe(originalMessage(human!));
+    const edited = { ...human!, parts: [{ type: 'text' as const, text: 'hello there' }] };
+    const rebuilt = fromCoreMessages([edited])[0]!;
+    expect(rebuilt).not.toBe(fromCoreMessages([human!])[0]);
+    expect(rebuilt.content).toBe('hello there');
+    const readBack = JSON.parse(JSON.stringify(human));
+    expect(JSON.stringify(readBack.metadata.langchain)).not.toContain('parts');
+    const fromJson = fromCoreMessages([readBack])[0]!;
+    expect(HumanMessage.isInstance(fromJson)).toBe(true);
+    expect(fromJson.content).toBe('hello');
   });
 });

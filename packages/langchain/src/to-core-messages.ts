@@ -11,8 +11,25 @@ export const ORIGINAL_MESSAGE_KEY = 'langchain';
 
 export { COMPACTION_KWARG } from './compaction-kwarg.js';
 
-/** Parts arrays made by {@link toCoreMessages}, with the message each came from: "unchanged" is identity. */
-const projections = new WeakMap<readonly Part[], BaseMessage>();
+/**
+ * What `metadata.langchain` of a converted core message holds: the LangChain
+ * message, and (private, so neither JSON nor `structuredClone` carries it) the
+ * parts array made from it — "core left the message as converted" is identity
+ * of that array, read on the message itself instead of in a `WeakMap` (an entry
+ * per converted message, which costs each conversion and every full GC).
+ */
+class Origin {
+  readonly original: BaseMessage;
+  readonly #parts: readonly Part[];
+  constructor(original: BaseMessage, parts: readonly Part[]) {
+    this.original = original;
+    this.#parts = parts;
+  }
+  /** Whether `parts` is the very array made from {@link Origin.original}. */
+  made(parts: readonly Part[]): boolean {
+    return this.#parts === parts;
+  }
+}
 
 /**
  * How many LangChain messages keep their core message (the most recently
@@ -148,7 +165,6 @@ function toCoreMessage(message: BaseMessage, id: string, index: number, messages
       parts.push({ type: 'tool-call', toolCallId: call.id ?? '', toolName: call.name, input: call.args });
     }
   }
-  projections.set(parts, message);
   const usage = role === 'assistant' ? usageOf(message as AIMessage) : undefined;
   const compaction = message.additional_kwargs?.[COMPACTION_KWARG];
   return {
@@ -157,7 +173,7 @@ function toCoreMessage(message: BaseMessage, id: string, index: number, messages
     parts,
     ...(usage ? { usage } : {}),
     metadata: {
-      [ORIGINAL_MESSAGE_KEY]: { original: message },
+      [ORIGINAL_MESSAGE_KEY]: new Origin(message, parts),
       ...(compaction !== undefined ? { compaction } : {}),
     },
   };
@@ -171,7 +187,8 @@ export function originalMessage(message: Message): BaseMessage | undefined {
 
 /** Whether core left `message` exactly as {@link toCoreMessages} made it from `original`. */
 export function isUnchanged(message: Message, original: BaseMessage): boolean {
-  return projections.get(message.parts) === original;
+  const origin = message.metadata?.[ORIGINAL_MESSAGE_KEY];
+  return origin instanceof Origin && origin.original === original && origin.made(message.parts);
 }
 
 function roleOf(message: BaseMessage, index: number): Role {
