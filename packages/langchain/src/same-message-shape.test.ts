@@ -1,4 +1,4 @@
-import { AIMessage, AIMessageChunk, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage, AIMessageChunk, ChatMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { sameMessageShape } from './same-message-shape.js';
 
@@ -102,5 +102,33 @@ describe('sameMessageShape', () => {
     });
     const after = new AIMessage({ id: 'a', content: 'x', tool_calls: [{ id: 'c', name: 'n', args: { a: 1 } }] });
     expect(sameMessageShape(before, after)).toBe(true);
+  });
+
+  it("sees a chat message's role and a usage report added, dropped or changed, the fields the conversion reads", () => {
+    expect(
+      sameMessageShape(
+        new ChatMessage({ id: 'c', content: 'x', role: 'user' }),
+        new ChatMessage({ id: 'c', content: 'x', role: 'assistant' }),
+      ),
+    ).toBe(false);
+    expect(
+      sameMessageShape(
+        new ChatMessage({ id: 'c', content: 'x', role: 'user' }),
+        new ChatMessage({ id: 'c', content: 'x', role: 'user' }),
+      ),
+    ).toBe(true);
+    const usage = { input_tokens: 10, output_tokens: 5, total_tokens: 15 };
+    const withUsage = new AIMessage({ id: 'a', content: 'x', usage_metadata: usage });
+    expect(sameMessageShape(withUsage, new AIMessage({ id: 'a', content: 'x' }))).toBe(false);
+    expect(sameMessageShape(new AIMessage({ id: 'a', content: 'x' }), withUsage)).toBe(false);
+    expect(
+      sameMessageShape(
+        withUsage,
+        new AIMessage({ id: 'a', content: 'x', usage_metadata: { ...usage, input_tokens: 11 } }),
+      ),
+    ).toBe(false);
+    expect(sameMessageShape(withUsage, new AIMessage({ id: 'a', content: 'x', usage_metadata: { ...usage } }))).toBe(
+      true,
+    );
   });
 });
