@@ -128,6 +128,43 @@ describe('fileStore', () => {
     }
   });
 
+  it('a session restarted over its files decides from the stored usage, counting nothing, and saves the next usage with one sync', async () => {
+    const { createCompactionSession } = await import('../session/create-compaction-session.js');
+    let counted = 0;
+    const counter = {
+      name: 'chars/4',
+      countText: (text: string) => {
+        counted += 1;
+        return Math.ceil(text.length / 4);
+      },
+    };
+    const settings = { contextWindow: 50_000_000 };
+    const messages = Array.from({ length: 60 }, (_, index) =>
+      message(`m${index}`, `${index} ${'output é '.repeat(300)}`),
+    );
+    const before = createCompactionSession({ sessionId: 's', store: open(), settings, counter });
+    await before.append(messages);
+    await before.recordUsage({ inputTokens: (await before.prepare()).tokens });
+
+    const folder = await openFile(tmpdir(), 'r');
+    const syncs = vi.spyOn(Object.getPrototypeOf(folder) as { sync: () => Promise<void> }, 'sync');
+    await folder.close();
+    try {
+      const session = createCompactionSession({ sessionId: 's', store: open(), settings, counter });
+      counted = 0;
+      syncs.mockClear();
+      const prepared = await session.prepare();
+      expect(prepared.messages).toEqual(messages);
+      expect(prepared.compaction).toBeUndefined();
+      await session.recordUsage({ inputTokens: prepared.tokens });
+      expect(counted).toBe(0);
+      expect(syncs).toHaveBeenCalledTimes(1);
+      expect((await open().loadRecord('s'))?.usage?.historyLength).toBe(60);
+    } finally {
+      syncs.mockRestore();
+    }
+  });
+
   it('keeps call order for concurrent appends and saves', async () => {
     const store = open();
     const big = 'x'.repeat(200_000);
