@@ -137,9 +137,9 @@ function sortSmall(keys: string[]): void {
 }
 
 /**
- * Feeds an object's defined entries in sorted key order. Keys usually arrive
- * sorted or nearly so; the sort runs only when they are not (JS `<` on
- * strings is the default sort's order: UTF-16 code units).
+ * Feeds an object's defined entries in sorted key order (`Object.keys(…).sort()`
+ * order): a message part's few keys are insertion-sorted in place, more through
+ * `Array#sort`.
  */
 function addRecord(lanes: HashLanes, record: Record<string, unknown>, depth: number): void {
   const keys = Object.keys(record);
