@@ -167,16 +167,10 @@ function toCoreMessage(message: BaseMessage, id: string, index: number, messages
   }
   const usage = role === 'assistant' ? usageOf(message as AIMessage) : undefined;
   const compaction = message.additional_kwargs?.[COMPACTION_KWARG];
-  return {
-    id,
-    role,
-    parts,
-    ...(usage ? { usage } : {}),
-    metadata: {
-      [ORIGINAL_MESSAGE_KEY]: new Origin(message, parts),
-      ...(compaction !== undefined ? { compaction } : {}),
-    },
-  };
+  // Literals of a fixed shape, no spreads: a conversation that comes back evicted converts every message.
+  const metadata: Record<string, unknown> = { [ORIGINAL_MESSAGE_KEY]: new Origin(message, parts) };
+  if (compaction !== undefined) metadata.compaction = compaction;
+  return usage ? { id, role, parts, usage, metadata } : { id, role, parts, metadata };
 }
 
 /** The LangChain message a core message was converted from, if any. */
