@@ -20,6 +20,8 @@ import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMP
 type Prompt = ProcessLLMRequestArgs['prompt'];
 const model = new MockLanguageModelV4({ provider: 'openai', modelId: 'gpt-5' });
 const PROMPT_OPTIONS = { supportedUrls: {}, targetProvider: 'openai' };
+/** Steps a run takes after its compaction before `mastra-after-compaction-far` measures (the issue's 300). */
+const FAR_STEPS = 300;
 /** Appended messages are dated after every history message (those date from 1970 + index ms). */
 const APPENDED_FROM = Date.UTC(2030, 0, 1);
 const abort = (reason?: string): never => {
@@ -396,40 +398,61 @@ export const mastraCases: BenchCase[] = [
       return { stats, messagesAtEnd: input.history.length + 1, strategy };
     },
   },
-  {
-    id: 'mastra-after-compaction',
-    label: 'Mastra `CompactionProcessor` step once compacted',
-    framework: 'mastra',
-    kind: 'ours',
-    scenario: 'after-compaction',
-    cost: 'medium',
-    note: 'per step once the run compacted: the processor also builds the prompt of summary + kept messages',
-    async run(input) {
-      let strategy = '';
-      const run = await growingRun(
-        input,
-        compactAfter(input.tokens),
-        (event) => {
-          if (event.type === 'compaction:end') strategy = event.strategy;
-        },
-        'memory',
-        this.id,
-      );
-      run.steps.prepareStep();
-      await run.steps.firstStepOfRun();
-      run.grow();
-      expectCompaction((await run.steps.step()).length < run.basePrompt.length, true, 'mastra setup');
-      const stats = await measure(
-        this.id,
-        async () => {
-          const sent = await run.steps.step();
-          if (sent.length >= run.basePrompt.length) throw new Error('mastra: the compacted prompt was not used');
-        },
-        { ...input, beforeEach: () => run.grow() },
-      );
-      return { stats, messagesAtEnd: run.next(), strategy };
-    },
-  },
+  ...(
+    [
+      {
+        id: 'mastra-after-compaction',
+        label: 'Mastra `CompactionProcessor` step once compacted',
+        note: 'per step once the run compacted: the processor also builds the prompt of summary + kept messages',
+        stepsBefore: 0,
+      },
+      {
+        id: 'mastra-after-compaction-far',
+        label: `Mastra \`CompactionProcessor\` step ${FAR_STEPS} steps after compaction`,
+        note: `as the step once compacted, after ${FAR_STEPS} more steps of the run (not timed): a step stays at its just-compacted cost however far the session runs`,
+        stepsBefore: FAR_STEPS,
+      },
+    ] as const
+  ).map(
+    ({ id, label, note, stepsBefore }): BenchCase => ({
+      id,
+      label,
+      framework: 'mastra',
+      kind: 'ours',
+      scenario: 'after-compaction',
+      cost: 'medium',
+      note,
+      async run(input) {
+        let strategy = '';
+        const run = await growingRun(
+          input,
+          compactAfter(input.tokens),
+          (event) => {
+            if (event.type === 'compaction:end') strategy = event.strategy;
+          },
+          'memory',
+          this.id,
+        );
+        run.steps.prepareStep();
+        await run.steps.firstStepOfRun();
+        run.grow();
+        expectCompaction((await run.steps.step()).length < run.basePrompt.length, true, 'mastra setup');
+        for (let step = 0; step < stepsBefore; step += 1) {
+          run.grow();
+          await run.steps.step();
+        }
+        const stats = await measure(
+          this.id,
+          async () => {
+            const sent = await run.steps.step();
+            if (sent.length >= run.basePrompt.length) throw new Error('mastra: the compacted prompt was not used');
+          },
+          { ...input, beforeEach: () => run.grow() },
+        );
+        return { stats, messagesAtEnd: run.next(), strategy };
+      },
+    }),
+  ),
 ];
 
 function limiterArgs(prompt: Prompt, messageList: MessageList): ProcessLLMRequestArgs {
