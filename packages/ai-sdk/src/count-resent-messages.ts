@@ -145,7 +145,10 @@ function identicalValues(message: Fields, values: unknown[], at: number): number
       )
         return -1;
       next += 6;
-    } else return -1; // reasoning and the rest: matchValues
+    } else if (type === 'reasoning') {
+      if (part.text !== values[next + 2]) return -1;
+      next += 3;
+    } else return -1; // the rest (files, custom parts, …): matchValues
   }
   return next;
 }
