@@ -105,9 +105,14 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
   override async getMessages(): Promise<BaseMessage[]> {
     const kept = this.#kept;
     this.#kept = undefined; // a concurrent call makes its own session
+    // What the kept session holds: its conversion is extended in place below.
+    const heldLength = kept?.input?.result.length ?? 0;
     const input = await this.#coreHistory(kept?.input);
-    const current = (kept && (await this.#canReuse(kept, input.result)) ? kept : undefined) ?? this.#newSession();
-    const prepared = await current.session.prepare({ messages: input.result });
+    const reused = kept && (await this.#canReuse(kept, input.result)) ? kept : undefined;
+    const current = reused ?? this.#newSession();
+    // A kept session holds the first `heldLength` messages (`#canReuse`): it takes the new ones, core compares nothing again.
+    if (reused && input.result.length > heldLength) await reused.session.append(input.result.slice(heldLength));
+    const prepared = await current.session.prepare(reused ? {} : { messages: input.result });
     // A backend that gives back other objects (Redis, Postgres) is answered with those, not the ones converted.
     const output = input.restored
       ? fromCoreContext(prepared.messages, input)

@@ -1,5 +1,6 @@
 import {
   type AdapterOptions,
+  type CompactionSession,
   conversationCacheKey,
   conversationTokenCache,
   createCompactionSession,
@@ -102,6 +103,8 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
       const manual = request.state[COMPACTION_REQUEST_KEY];
       const threadKey = conversationCacheKey(sessionId, model);
       const kept = sessions.take(threadKey);
+      // What the kept session holds: its conversion is extended in place below.
+      const heldLength = kept?.input.result.length ?? 0;
       let thread: ThreadSession | undefined;
       let input: Conversion<BaseMessage, Message>;
       let output: Conversion<Message, BaseMessage>;
@@ -130,7 +133,10 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
             signal,
           });
         }
-        const prepared = await thread.session.prepare({ messages: history, signal });
+        const prepared =
+          thread === kept?.thread
+            ? await prepareGrown(thread.session, history, heldLength, signal)
+            : await thread.session.prepare({ messages: history, signal });
         // A thread restored from a checkpointer is sent as restored, not as it was converted.
         output = input.restored
           ? fromCoreContext(prepared.messages, input)
@@ -177,6 +183,21 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
       return Object.keys(update).length > 0 ? new Command({ update }) : response;
     },
   });
+}
+
+/**
+ * `prepare` for a kept session whose history is the first `heldLength` messages of
+ * `history` (`canReuse` checked it): the new messages are appended and the session
+ * prepares on what it holds — core need not compare the whole list again.
+ */
+async function prepareGrown(
+  session: CompactionSession,
+  history: readonly Message[],
+  heldLength: number,
+  signal: AbortSignal | undefined,
+) {
+  if (history.length > heldLength) await session.append(history.slice(heldLength));
+  return session.prepare({ signal });
 }
 
 function sameMessages(sent: readonly BaseMessage[], history: readonly BaseMessage[]): boolean {
