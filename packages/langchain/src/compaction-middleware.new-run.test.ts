@@ -1,6 +1,6 @@
 import type { CompactionEvent } from '@compaction/core';
-import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
-import { MemorySaver } from '@langchain/langgraph';
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from '@langchain/core/messages';
+import { MemorySaver, REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import { createAgent, fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { isSummaryMessage, pastConversation, prose, sentTokens, withoutSystem } from './__fixtures__/agent-fixtures.js';
@@ -90,5 +90,34 @@ describe('compactionMiddleware: a new run on a thread the checkpointer restored'
 
     const sent = withoutSystem(model.calls[1]!.messages);
     expect(sent.find((message) => message.id === answer.id)?.text).toBe(edited);
+  });
+
+  it('sees a message removed, and one inserted in the middle, between runs: sent as the thread holds them now', async () => {
+    const events: CompactionEvent[] = [];
+    const model = reportingModel(['One.', 'Two.', 'Three.', 'Four.']);
+    const agent = agentWith(model, events);
+    const config = { configurable: { thread_id: 'removed-inserted' } };
+    const summary = (messages: readonly BaseMessage[]) => messages.map((message) => [message.id, message.text]);
+    await agent.invoke({ messages: pastConversation(2) }, config);
+    await agent.invoke({ messages: [new HumanMessage('Next?')] }, config);
+
+    // LangGraph's RemoveMessage: the second turn's closing answer goes.
+    await agent.graph.updateState(config, { messages: [new RemoveMessage({ id: 'past_answer_1' })] });
+    await agent.invoke({ messages: [new HumanMessage('Still there?')] }, config);
+    const afterRemoval = (await agent.graph.getState(config)).values.messages as BaseMessage[];
+    expect(afterRemoval.some((message) => message.id === 'past_answer_1')).toBe(false);
+    expect(summary(withoutSystem(model.calls[2]!.messages))).toEqual(summary(afterRemoval.slice(0, -1)));
+
+    // The whole list rewritten with a message inserted after the first question.
+    const inserted = new HumanMessage({ id: 'inserted', content: 'A note added later.' });
+    const rewritten = [afterRemoval[0]!, inserted, ...afterRemoval.slice(1)];
+    await agent.graph.updateState(config, {
+      messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...rewritten],
+    });
+    await agent.invoke({ messages: [new HumanMessage('And the note?')] }, config);
+    const now = (await agent.graph.getState(config)).values.messages as BaseMessage[];
+    expect(now[1]!.id).toBe('inserted');
+    expect(summary(withoutSystem(model.calls[3]!.messages))).toEqual(summary(now.slice(0, -1)));
+    expect(events).toEqual([]);
   });
 });

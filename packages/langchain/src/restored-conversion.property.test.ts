@@ -2,6 +2,7 @@ import type { Message } from '@compaction/core';
 import {
   AIMessage,
   type BaseMessage,
+  ChatMessage,
   HumanMessage,
   mapChatMessagesToStoredMessages,
   mapStoredMessagesToChatMessages,
@@ -57,6 +58,27 @@ const edits: { name: string; applies: (message: Fields) => boolean; edit: (messa
           ...call,
           name: index === 0 ? `${call.name}_renamed` : call.name,
         })),
+      }),
+  },
+  {
+    name: 'a text of the same length, one character changed',
+    applies: (message) => typeof message.content === 'string' && message.content.length > 0,
+    edit: (message) => {
+      const copy = restored([message])[0]!;
+      const text = message.content as string;
+      const at = Math.floor(text.length / 2);
+      copy.content = `${text.slice(0, at)}${text[at] === 'q' ? 'r' : 'q'}${text.slice(at + 1)}`;
+      return copy;
+    },
+  },
+  {
+    name: 'a chat message of another role',
+    applies: (message) => ChatMessage.isInstance(message),
+    edit: (message) =>
+      new ChatMessage({
+        id: message.id!,
+        content: message.content as string,
+        role: (message as ChatMessage).role === 'assistant' ? 'user' : 'assistant',
       }),
   },
   {
