@@ -21,8 +21,27 @@ export type CompactionMiddleware = LanguageModelMiddleware & {
   session(sessionId: string, model: AiSdkModel | string): CompactionSession;
 };
 
-/** One model call in flight: the session that prepared it and what happened. */
-type Call = { session: CompactionSession; converter: MessageConverter; messages: Message[]; events: CompactionEvent[] };
+/**
+ * Where `transformParams` leaves a call for `wrapGenerate` / `wrapStream`: a property
+ * of the params object it returns (the very object they get), so the call lives
+ * exactly as long as those params. Not a `WeakMap` keyed by them: V8's scavenges
+ * keep the keys of an old map alive until a full collection, and the params hold
+ * the call's whole prompt — a 10,000-message prompt a call, aged into the old heap.
+ */
+const CALL = Symbol('compaction.call');
+
+function callOf(params: CallOptions): Call | undefined {
+  return (params as CallOptions & { [CALL]?: Call })[CALL];
+}
+
+/** One model call in flight: the session that prepared it, its prompt as given and converted, and what happened. */
+type Call = {
+  session: CompactionSession;
+  converter: MessageConverter;
+  prompt: ProviderPrompt;
+  messages: Message[];
+  events: CompactionEvent[];
+};
 
 /**
  * Compaction for any AI SDK model, in one line:
@@ -51,7 +70,6 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
   checkCompactionOptions(options, 'compactionMiddleware'); // at construction, not at the first call
   const sessions = sessionRegistry(options);
   const converter = messageConverter();
-  const calls = new WeakMap<CallOptions, Call>();
 
   return {
     specificationVersion: 'v4',
@@ -63,15 +81,16 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
       const key = explicit ?? promptConversationKey(params.prompt);
       if (key === undefined) return params;
       const { sessionId, messages } = convertInEntry(sessions, converter, params.prompt, key, explicit, model);
-      const call: Call = { session: sessions.get(sessionId, model, messages.length), converter, messages, events: [] };
+      const session = sessions.get(sessionId, model, messages.length);
+      const call: Call = { session, converter, prompt: params.prompt, messages, events: [] };
       const prompt = await prepare(call, params.abortSignal);
       const transformed = { ...params, prompt };
-      calls.set(transformed, call);
+      Object.defineProperty(transformed, CALL, { value: call }); // not enumerable: not copied, never sent
       return transformed;
     },
 
     async wrapGenerate({ doGenerate, params, model }) {
-      const call = calls.get(params);
+      const call = callOf(params);
       if (!call) return doGenerate();
       const result = await retryOnOverflow({
         call: doGenerate,
@@ -83,7 +102,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
     },
 
     async wrapStream({ doStream, params, model }) {
-      const call = calls.get(params);
+      const call = callOf(params);
       if (!call) return doStream();
       const retry = (prompt: ProviderPrompt) => model.doStream({ ...params, prompt });
       const result = await recoverStreamErrorPart(
@@ -126,7 +145,7 @@ async function prepare(call: Call, signal: AbortSignal | undefined): Promise<Pro
       ...heard.filter((event) => event.type !== 'compaction:end' || event.result.state.version === own.state.version),
     );
   }
-  return call.converter.fromCore(prepared.messages, call.messages) as ProviderPrompt;
+  return call.converter.fromCore(prepared.messages, call.messages, call.prompt) as ProviderPrompt;
 }
 
 /** The emergency compaction after an overflow; its events go to this call (an overflow compaction is the caller's own). */

@@ -56,6 +56,6 @@ export function compactionPrepareStep(
     if (previous && runs.get(steps) === session) await session.recordUsage({ inputTokens: previous.usage.inputTokens });
     const prepared = await session.prepare({ messages });
     runs.set(steps, session);
-    return { messages: converter.fromCore(prepared.messages, messages) as ModelMessage[] };
+    return { messages: converter.fromCore(prepared.messages, messages, incoming) as ModelMessage[] };
   };
 }

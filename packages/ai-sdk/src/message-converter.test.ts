@@ -82,13 +82,13 @@ describe('messageConverter', () => {
     converter.toCore(prompt);
     const later = resent([...prompt, text('user', 'next')]);
     const converted = converter.toCore(later);
-    const back = converter.fromCore(converted, converted);
+    const back = converter.fromCore(converted, converted, later);
     expect(back).toBe(later);
     expect(back).toStrictEqual(later);
     for (const [index, message] of later.entries()) expect(back[index]).toBe(message);
     // A context that keeps the pinned system message and the last turns: those are this call's objects too.
     const summary: Message = { id: 'summary', role: 'user', parts: [{ type: 'text', text: 'summary' }] };
-    const compacted = converter.fromCore([converted[0]!, summary, ...converted.slice(3)], converted);
+    const compacted = converter.fromCore([converted[0]!, summary, ...converted.slice(3)], converted, later);
     expect(compacted).toHaveLength(later.length - 1);
     expect(compacted[0]).toBe(later[0]);
     expect(compacted[1]).toStrictEqual({ role: 'user', content: [{ type: 'text', text: 'summary' }] });
@@ -145,14 +145,14 @@ describe('messageConverter', () => {
           const back = converter.fromCore(messages);
           expect(back).toEqual(prompt);
           if (index === 0) for (const [position, message] of back.entries()) expect(message).toBe(prompt[position]);
-          expect(converter.fromCore(messages, messages)).toBe(prompt);
+          expect(converter.fromCore(messages, messages, prompt)).toBe(prompt);
           // A compacted context: the first `front` messages, a summary core wrote, the messages from `from` on.
           const [frontAt, fromAt] = cutAt[index]!;
           const from = fromAt % (messages.length + 1);
           const front = frontAt % (from + 1);
           const summary: Message = { id: `summary-${index}`, role: 'user', parts: [{ type: 'text', text: 'earlier' }] };
           const context = [...messages.slice(0, front), summary, ...messages.slice(from)];
-          const compacted = converter.fromCore(context, messages);
+          const compacted = converter.fromCore(context, messages, prompt);
           expect(compacted).toEqual(messagesToPrompt(context));
           expect(compacted).toHaveLength(context.length);
           for (let position = 0; position < front; position += 1) expect(compacted[position]).toBe(prompt[position]);

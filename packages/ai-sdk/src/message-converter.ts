@@ -40,10 +40,14 @@ export type MessageConverter = {
   toCore(messages: readonly AiSdkMessage[], slot?: ConversionSlot): Message[];
   /**
    * Same messages as `messages.map(fromCoreMessage)` (a prepared context), where the
-   * messages `converted` (what `toCore` returned for this call) holds come back as
-   * the very objects `toCore` was given for them.
+   * messages of `converted` (what `toCore` returned for this call) come back as the very
+   * objects of `incoming` (what `toCore` was given) at their places.
    */
-  fromCore(messages: readonly Message[], converted?: readonly Message[]): AiSdkMessage[];
+  fromCore(
+    messages: readonly Message[],
+    converted?: readonly Message[],
+    incoming?: readonly AiSdkMessage[],
+  ): AiSdkMessage[];
 };
 
 /** One chain (leading system messages, or the conversation) as last converted. */
@@ -111,13 +115,6 @@ export function messageConverter(
   );
   /** The AI SDK message of each core message `fromCore` had to convert (what core wrote or changed). */
   const aiSdkMessages = new WeakMap<Message, AiSdkMessage>();
-  /**
-   * The incoming messages of each array `toCore` returned, position by position, for as
-   * long as the caller holds that array (nothing here keeps a call's prompt past its call:
-   * prompts are new objects every call, and keeping one alive would age it into the old
-   * generation of the heap).
-   */
-  const incomingOf = new WeakMap<readonly Message[], readonly AiSdkMessage[]>();
 
   function aiSdkMessage(message: Message): AiSdkMessage {
     let converted = aiSdkMessages.get(message);
@@ -170,13 +167,13 @@ export function messageConverter(
       };
       if (slot === undefined) recent.put(key, conversion);
       else slot.conversion = conversion;
-      const converted = conversion.system.messages.concat(conversion.conversation.messages);
-      incomingOf.set(converted, messages);
-      return converted;
+      return conversion.system.messages.concat(conversion.conversation.messages);
     },
-    fromCore(messages, converted) {
-      const incoming = converted === undefined ? undefined : incomingOf.get(converted);
-      if (converted === undefined || incoming === undefined) return messages.map(aiSdkMessage);
+    fromCore(messages, converted, incoming) {
+      // Nothing here keeps a call's prompt past its call (a WeakMap from the converted array to
+      // it made every scavenge keep 10,000-message prompts alive and age them into the old heap).
+      if (converted === undefined || incoming === undefined || incoming.length !== converted.length)
+        return messages.map(aiSdkMessage);
       // The kept messages end the context as they end the conversion: matched from the end by
       // identity, they are the incoming objects at the same places (one core message each).
       let end = messages.length;
