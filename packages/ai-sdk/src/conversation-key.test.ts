@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { promptArbitrary } from './__fixtures__/prompt-arbitraries.js';
 import { conversationKey, promptConversationKey } from './conversation-key.js';
 import { promptToMessages } from './convert-prompt.js';
 
@@ -32,5 +34,14 @@ describe('promptConversationKey', () => {
       [system('a'), system('b'), user('hi'), system('c'), system('d'), reply('Hi.'), user('x')],
     ];
     for (const prompt of prompts) expect(promptConversationKey(prompt)).toBe(conversationKey(promptToMessages(prompt)));
+  });
+
+  it('property: is conversationKey of the converted prompt for any generated prompt', () => {
+    fc.assert(
+      fc.property(promptArbitrary, (prompt) => {
+        expect(promptConversationKey(prompt)).toBe(conversationKey(promptToMessages(prompt)));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
