@@ -63,6 +63,12 @@ const STAND_IN_LINES = 2;
  * thousand messages): a short history decodes fast enough as it is.
  */
 const SNAPSHOT_MIN_BYTES = 1024 * 1024;
+/**
+ * A snapshot is rewritten once the JSON after it is at least this share of
+ * what it covers: rewriting serializes the whole history again (~15 ms at
+ * 10 MB), decoding the rest costs less until then.
+ */
+const SNAPSHOT_REFRESH_SHARE = 0.25;
 
 function startsWithFormatLine(data: Buffer): boolean {
   return (
@@ -92,7 +98,9 @@ async function readWithSnapshot(
   let bytes: number;
   let lines: number;
   let decodedBytes: number;
+  let covered = 0;
   if (snapshot) {
+    covered = snapshot.bytes;
     const rest = parseHistoryLines(
       Buffer.concat([SNAPSHOT_STAND_IN, data.subarray(snapshot.bytes)]),
       file,
@@ -110,7 +118,7 @@ async function readWithSnapshot(
     ({ bytes, lines } = whole.committed);
     decodedBytes = bytes;
   }
-  if (decodedBytes >= SNAPSHOT_MIN_BYTES) {
+  if (decodedBytes >= Math.max(SNAPSHOT_MIN_BYTES, covered * SNAPSHOT_REFRESH_SHARE)) {
     // Serialized now, before the caller holds the messages.
     await writeSnapshot(snapshotFile, encodeHistorySnapshot(data, bytes, lines, messages), warn);
   }
