@@ -10,6 +10,8 @@
  * picks sizes. A case that fails is recorded with its error and the run exits 1.
  */
 
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { isTiny, startResult } from '@compaction/bench-kit/bench-env';
 import { syntheticHistory } from '@compaction/bench-kit/synthetic-history';
 import { countMessageTokens, tiktokenCounter } from '@compaction/core';
@@ -74,6 +76,17 @@ const TARGETS = {
   },
 };
 
+/**
+ * A full garbage collection, run before each case so that no case pays for the
+ * garbage an earlier one left (a 10,000-message case after the others read up to
+ * twice its median in one process). `--expose-gc` is set at run time so the
+ * command stays a plain `node …`.
+ */
+const collectGarbage = (() => {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+})();
+
 const filters = process.argv.slice(2);
 const cases: BenchCase[] = [...coreCases, ...aiSdkCases, ...langchainCases, ...mastraCases].filter(
   (benchCase) => filters.length === 0 || filters.some((prefix) => benchCase.id.startsWith(prefix)),
@@ -96,6 +109,7 @@ for (const size of SIZES) {
   console.log(`\n${history.length} messages, ${tokens} tokens`);
   for (const [index, benchCase] of cases.entries()) {
     const [samples, warmup] = plan(benchCase.cost, size);
+    collectGarbage();
     const started = performance.now();
     try {
       const outcome = await benchCase.run({ history, tokens, samples, warmup });
