@@ -119,8 +119,17 @@ async function readWithSnapshot(
     decodedBytes = bytes;
   }
   if (decodedBytes >= Math.max(SNAPSHOT_MIN_BYTES, covered * SNAPSHOT_REFRESH_SHARE)) {
-    // Serialized now, before the caller holds the messages.
-    await writeSnapshot(snapshotFile, encodeHistorySnapshot(data, bytes, lines, messages), warn);
+    let encoded: Buffer | undefined;
+    try {
+      // Serialized now, before the caller holds the messages.
+      encoded = encodeHistorySnapshot(data, bytes, lines, messages);
+    } catch (error) {
+      warn({
+        file: snapshotFile,
+        message: `could not serialize the history snapshot (${(error as Error).message}); loads decode the JSON`,
+      });
+    }
+    if (encoded) await writeSnapshot(snapshotFile, encoded, warn);
   }
   return { messages, length: messages.length };
 }

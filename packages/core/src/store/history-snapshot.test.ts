@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -132,6 +132,23 @@ describe('a history read through its snapshot', () => {
       flag: 'a',
     });
     await expect(readHistoryFile(file, () => {}, 0, snapshot)).rejects.toThrow(`line ${lines + 1} is not a message`);
+  });
+});
+
+describe('a snapshot that cannot be written', () => {
+  it('is a warning: the load returns its messages as decoded from the JSON', async () => {
+    const file = join(dir, 'blocked.history.jsonl');
+    const snapshot = join(dir, 'blocked.history.snapshot');
+    const messages = bigMessages('m', ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
+    await appendHistoryFile(file, encodeMessages(messages, file), () => {});
+    await mkdir(join(snapshot, 'in-the-way'), { recursive: true });
+    const warnings: FileStoreWarning[] = [];
+    const loaded = await readHistoryFile(file, (warning) => warnings.push(warning), 0, snapshot);
+    expect(loaded).toEqual({ messages, length: messages.length });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.file).toBe(snapshot);
+    expect(warnings[0]?.message).toMatch(/^could not write the history snapshot \(.+\); loads decode the JSON$/);
+    expect((await readdir(dir)).filter((name) => name.startsWith('blocked.history.snapshot.'))).toEqual([]);
   });
 });
 
