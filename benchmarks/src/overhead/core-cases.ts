@@ -72,7 +72,11 @@ function restartCase(kind: 'file' | 'sqlite'): BenchCase {
     cost: 'slow',
     note:
       `a new process (a new ${label}, a new session, an empty token cache) over a conversation the store holds, ` +
-      'with the usage record its last call left: loads the history, decides without recounting it, records the next usage',
+      'with the usage record its last call left: loads the history, decides without recounting it, records the next usage' +
+      (kind === 'file'
+        ? '; the history comes from the snapshot an earlier load left (the warm-up restart writes it: the first load ' +
+          'after a process that only appended decodes the JSON and pays for writing it)'
+        : ''),
     async run(input) {
       const dir = mkdtempSync(join(tmpdir(), 'compaction-bench-restart-'));
       let current: SessionStore | undefined;
