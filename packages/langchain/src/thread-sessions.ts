@@ -35,6 +35,15 @@ export type KeptThread = {
   output: Conversion<Message, BaseMessage>;
 };
 
+/**
+ * What a kept thread holds a message (its core message with the LangChain origin, the
+ * session's history and index, the two conversions): measured ~0.43 KB on the
+ * benchmarks' synthetic history (90 KB more heap per 200-message thread kept, Node 24:
+ * `node --expose-gc src/scale/scale-run.ts langchain 350 200 1` against 100 conversations,
+ * twice), since the origin lives on the core message instead of a `WeakMap` entry.
+ */
+export const THREAD_MESSAGE_BYTES = 440;
+
 /** The threads of one middleware, kept between model calls; see {@link threadSessions}. */
 export type ThreadSessions = {
   /** Takes what the thread's last call left out of the cache (a concurrent call of the thread starts afresh). */
@@ -55,7 +64,10 @@ export type ThreadSessions = {
 export function threadSessions(maxThreads?: number): ThreadSessions {
   const kept = createConversationCache<KeptThread>(
     maxThreads === undefined
-      ? { memory: processConversationMemory(), sizeOf: (thread) => heldMessagesBytes(thread.input.result.length) }
+      ? {
+          memory: processConversationMemory(),
+          sizeOf: (thread) => heldMessagesBytes(thread.input.result.length, THREAD_MESSAGE_BYTES),
+        }
       : { maxBytes: maxThreads, sizeOf: () => 1 },
   );
   return {
