@@ -119,7 +119,7 @@ async function readWithSnapshot(
     decodedBytes = bytes;
   }
   if (decodedBytes >= Math.max(SNAPSHOT_MIN_BYTES, covered * SNAPSHOT_REFRESH_SHARE)) {
-    let encoded: Buffer | undefined;
+    let encoded: Buffer[] | undefined;
     try {
       // Serialized now, before the caller holds the messages.
       encoded = encodeHistorySnapshot(data, bytes, lines, messages);
@@ -139,12 +139,13 @@ async function readWithSnapshot(
  * is a cache whose header checks its own bytes, so a crash or power cut at
  * worst leaves one that is not used. A failure is a warning, never an error of the load.
  */
-async function writeSnapshot(file: string, data: Buffer, warn: (warning: FileStoreWarning) => void): Promise<void> {
+async function writeSnapshot(file: string, data: Buffer[], warn: (warning: FileStoreWarning) => void): Promise<void> {
   const random = process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
   const temp = `${file}.${process.pid}.${random}.tmp`;
   try {
     const handle = await open(temp, 'wx');
     try {
+      // An iterable of pieces: each is written whole, in order.
       await handle.writeFile(data);
     } finally {
       await handle.close();

@@ -125,7 +125,7 @@ describe('a history read through its snapshot', () => {
       ...message,
       parts: [{ type: 'text' as const, text: 'from the snapshot' }],
     }));
-    await writeFile(snapshot, encodeHistorySnapshot(bytes, bytes.length, lines, stand));
+    await writeFile(snapshot, Buffer.concat(encodeHistorySnapshot(bytes, bytes.length, lines, stand)));
     expect((await readHistoryFile(file, () => {}, 0, snapshot)).messages).toEqual(stand);
     // Appended after it: decoded from the JSON, line numbers as in the file.
     await writeFile(file, '{"id":"bad","role":"user","parts":[{"type":"text","text":1}]}\n{"$commit":1}\n', {
@@ -155,7 +155,7 @@ describe('a snapshot that cannot be written', () => {
 describe('decodeHistorySnapshot', () => {
   const history = Buffer.from('{"$history":2}\n{"id":"a","role":"user","parts":[]}\n{"$commit":1}\n');
   const messages: Message[] = [{ id: 'a', role: 'user', parts: [] }];
-  const snapshot = encodeHistorySnapshot(history, history.length, 3, messages);
+  const snapshot = Buffer.concat(encodeHistorySnapshot(history, history.length, 3, messages));
 
   it('gives the messages back for the same bytes, and for a history that grew after them', () => {
     expect(decodeHistorySnapshot(snapshot, history)).toEqual({ bytes: history.length, lines: 3, messages });

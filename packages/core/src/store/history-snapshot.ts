@@ -45,8 +45,14 @@ const crc32 = (data: Uint8Array) => process.getBuiltinModule('node:zlib').crc32(
  *
  * @param history - The history file's bytes, from its start: the first
  *   `bytes` of them are what `messages` were decoded from.
+ * @returns The file's header and its payload, to be written in that order.
  */
-export function encodeHistorySnapshot(history: Uint8Array, bytes: number, lines: number, messages: Message[]): Buffer {
+export function encodeHistorySnapshot(
+  history: Uint8Array,
+  bytes: number,
+  lines: number,
+  messages: Message[],
+): [header: Buffer, payload: Buffer] {
   const payload = v8().serialize(messages);
   const header: Header = {
     decoder: DECODER,
@@ -58,7 +64,8 @@ export function encodeHistorySnapshot(history: Uint8Array, bytes: number, lines:
     payload: crc32(payload),
   };
   const text = JSON.stringify(header);
-  return Buffer.concat([Buffer.from(`${MAGIC}${crc32(Buffer.from(text, 'utf8'))} ${text}\n`, 'utf8'), payload]);
+  // Two pieces, written one after the other: no copy of the payload.
+  return [Buffer.from(`${MAGIC}${crc32(Buffer.from(text, 'utf8'))} ${text}\n`, 'utf8'), payload];
 }
 
 /**
