@@ -290,6 +290,15 @@ describe('fileStore', () => {
     await fileStore(join(dir, 'missing')).clear('a');
   });
 
+  it('refuses a historySnapshot option that is not a boolean, at once, naming it', () => {
+    for (const value of ['yes', 1, {}]) {
+      expect(() => fileStore(dir, { historySnapshot: value as unknown as boolean })).toThrow(
+        new RegExp(`historySnapshot must be true or false, got ${JSON.stringify(value)}`),
+      );
+      expect(() => fileStore(dir, { historySnapshot: value as unknown as boolean })).toThrow(StoreError);
+    }
+  });
+
   it('keeps a snapshot of a long history that the next store loads from, and clear removes it with its temp files', async () => {
     const long = Array.from({ length: 8 }, (_, index) =>
       message(`m${index}`, `${index} ${'a line of output é\n'.repeat(9_000)}`),
