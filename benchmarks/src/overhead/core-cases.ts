@@ -60,23 +60,10 @@ function appendAndPrepare(session: CompactionSession, start: number, expectCompa
  * memory of the session) and a new session (an empty token cache) over the
  * files a previous process left, with the usage record its last call saved.
  */
-function restartCase(kind: 'file' | 'file-first' | 'sqlite'): BenchCase {
-  const label = {
-    file: '`fileStore`',
-    'file-first': '`fileStore`, no history snapshot yet',
-    sqlite: '`sqliteStore`',
-  }[kind];
-  const notes = {
-    file:
-      '; the history comes from the snapshot an earlier load left (the warm-up restart writes it: the first load ' +
-      'after a process that only appended decodes the JSON and pays for writing it, see the next row)',
-    'file-first':
-      '; the snapshot is deleted before each call, as after a process that only appended: the JSON is decoded ' +
-      'and the snapshot written (once per history, and again after another quarter of it)',
-    sqlite: '',
-  };
+function restartCase(kind: 'file' | 'sqlite'): BenchCase {
+  const label = kind === 'file' ? '`fileStore`' : '`sqliteStore`';
   return {
-    id: { file: 'core-restart', 'file-first': 'core-restart-first', sqlite: 'core-restart-sqlite' }[kind],
+    id: kind === 'file' ? 'core-restart' : 'core-restart-sqlite',
     label: `core: first \`prepare()\` + \`recordUsage()\` after a restart, ${label}`,
     framework: 'core',
     kind: kind === 'file' ? 'ours' : 'variant',
@@ -84,9 +71,8 @@ function restartCase(kind: 'file' | 'file-first' | 'sqlite'): BenchCase {
     scenario: 'per-call',
     cost: 'slow',
     note:
-      `a new process (a new ${kind === 'sqlite' ? '`sqliteStore`' : '`fileStore`'}, a new session, an empty token cache) ` +
-      'over a conversation the store holds, with the usage record its last call left: loads the history, decides ' +
-      `without recounting it, records the next usage${notes[kind]}`,
+      `a new process (a new ${label}, a new session, an empty token cache) over a conversation the store holds, ` +
+      'with the usage record its last call left: loads the history, decides without recounting it, records the next usage',
     async run(input) {
       const dir = mkdtempSync(join(tmpdir(), 'compaction-bench-restart-'));
       let current: SessionStore | undefined;
@@ -96,7 +82,7 @@ function restartCase(kind: 'file' | 'file-first' | 'sqlite'): BenchCase {
       const open = (): SessionStore => {
         // The process before exited: its database connection is closed (SQLite checkpoints its WAL then).
         close();
-        current = kind === 'sqlite' ? sqliteStore(join(dir, 'sessions.sqlite')) : fileStore(dir);
+        current = kind === 'file' ? fileStore(dir) : sqliteStore(join(dir, 'sessions.sqlite'));
         return current;
       };
       try {
@@ -117,7 +103,6 @@ function restartCase(kind: 'file' | 'file-first' | 'sqlite'): BenchCase {
           {
             ...input,
             beforeEach: () => {
-              if (kind === 'file-first') rmSync(join(dir, 'restart.history.snapshot'), { force: true });
               // A new process: its own store and session, and an empty token cache (the default: one per session).
               session = createCompactionSession({ sessionId: 'restart', store: open(), settings: NO_COMPACTION });
             },
@@ -212,7 +197,6 @@ export const coreCases: BenchCase[] = [
     },
   },
   restartCase('file'),
-  restartCase('file-first'),
   restartCase('sqlite'),
   {
     id: 'core-after-compaction',

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, open as openFile, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open as openFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -290,15 +290,6 @@ describe('fileStore', () => {
     await fileStore(join(dir, 'missing')).clear('a');
   });
 
-  it('refuses a historySnapshot option that is not a boolean, at once, naming it', () => {
-    for (const value of ['yes', 1, {}]) {
-      expect(() => fileStore(dir, { historySnapshot: value as unknown as boolean })).toThrow(
-        new RegExp(`historySnapshot must be true or false, got ${JSON.stringify(value)}`),
-      );
-      expect(() => fileStore(dir, { historySnapshot: value as unknown as boolean })).toThrow(StoreError);
-    }
-  });
-
   it('keeps a snapshot of a long history that the next store loads from, and clear removes it with its temp files', async () => {
     const long = Array.from({ length: 8 }, (_, index) =>
       message(`m${index}`, `${index} ${'a line of output é\n'.repeat(9_000)}`),
@@ -320,13 +311,6 @@ describe('fileStore', () => {
     await next.appendHistory('a', [message('m8')]);
     expect(await open().loadHistory('a')).toEqual([...long, message('m8')]);
     expect(await open().loadHistory('a', { from: 7 })).toEqual([long[7], message('m8')]);
-    // Rewritten once the JSON after it is 1 MiB and a quarter of what it covers.
-    const snapshotSize = (await stat(join(dir, 'a.history.snapshot'))).size;
-    const more = long.map((m, index) => ({ ...m, id: `n${index}` }));
-    await next.appendHistory('a', more);
-    expect(await open().loadHistory('a')).toEqual([...long, message('m8'), ...more]);
-    expect((await stat(join(dir, 'a.history.snapshot'))).size).toBeGreaterThan(snapshotSize * 1.8);
-    expect(await open().loadHistory('a')).toEqual([...long, message('m8'), ...more]);
 
     await writeFile(join(dir, 'a.history.snapshot.123.0badf00d.tmp'), 'half');
     await next.clear('a');

@@ -103,13 +103,6 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
   const warn = options.onWarning ?? (() => {});
   const lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
   const historySnapshot = options.historySnapshot ?? true;
-  if (typeof historySnapshot !== 'boolean') {
-    throw new StoreError({
-      operation: 'loadHistory',
-      source: folder,
-      problem: `historySnapshot must be true or false, got ${JSON.stringify(historySnapshot) ?? String(historySnapshot)}`,
-    });
-  }
   if (!Number.isFinite(lockTimeoutMs) || lockTimeoutMs < 0) {
     throw new StoreError({
       operation: 'loadHistory',

@@ -63,12 +63,6 @@ const STAND_IN_LINES = 2;
  * thousand messages): a short history decodes fast enough as it is.
  */
 const SNAPSHOT_MIN_BYTES = 1024 * 1024;
-/**
- * A snapshot is rewritten once the JSON after it is at least this share of
- * what it covers: rewriting serializes the whole history again (~15 ms at
- * 10 MB), decoding the rest costs less until then.
- */
-const SNAPSHOT_REFRESH_SHARE = 0.25;
 
 function startsWithFormatLine(data: Buffer): boolean {
   return (
@@ -98,9 +92,7 @@ async function readWithSnapshot(
   let bytes: number;
   let lines: number;
   let decodedBytes: number;
-  let covered = 0;
   if (snapshot) {
-    covered = snapshot.bytes;
     const rest = parseHistoryLines(
       Buffer.concat([SNAPSHOT_STAND_IN, data.subarray(snapshot.bytes)]),
       file,
@@ -118,18 +110,9 @@ async function readWithSnapshot(
     ({ bytes, lines } = whole.committed);
     decodedBytes = bytes;
   }
-  if (decodedBytes >= Math.max(SNAPSHOT_MIN_BYTES, covered * SNAPSHOT_REFRESH_SHARE)) {
-    let encoded: Buffer[] | undefined;
-    try {
-      // Serialized now, before the caller holds the messages.
-      encoded = encodeHistorySnapshot(data, bytes, lines, messages);
-    } catch (error) {
-      warn({
-        file: snapshotFile,
-        message: `could not serialize the history snapshot (${(error as Error).message}); loads decode the JSON`,
-      });
-    }
-    if (encoded) await writeSnapshot(snapshotFile, encoded, warn);
+  if (decodedBytes >= SNAPSHOT_MIN_BYTES) {
+    // Serialized now, before the caller holds the messages.
+    await writeSnapshot(snapshotFile, encodeHistorySnapshot(data, bytes, lines, messages), warn);
   }
   return { messages, length: messages.length };
 }
@@ -139,13 +122,12 @@ async function readWithSnapshot(
  * is a cache whose header checks its own bytes, so a crash or power cut at
  * worst leaves one that is not used. A failure is a warning, never an error of the load.
  */
-async function writeSnapshot(file: string, data: Buffer[], warn: (warning: FileStoreWarning) => void): Promise<void> {
+async function writeSnapshot(file: string, data: Buffer, warn: (warning: FileStoreWarning) => void): Promise<void> {
   const random = process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
   const temp = `${file}.${process.pid}.${random}.tmp`;
   try {
     const handle = await open(temp, 'wx');
     try {
-      // An iterable of pieces: each is written whole, in order.
       await handle.writeFile(data);
     } finally {
       await handle.close();

@@ -45,14 +45,8 @@ const crc32 = (data: Uint8Array) => process.getBuiltinModule('node:zlib').crc32(
  *
  * @param history - The history file's bytes, from its start: the first
  *   `bytes` of them are what `messages` were decoded from.
- * @returns The file's header and its payload, to be written in that order.
  */
-export function encodeHistorySnapshot(
-  history: Uint8Array,
-  bytes: number,
-  lines: number,
-  messages: Message[],
-): [header: Buffer, payload: Buffer] {
+export function encodeHistorySnapshot(history: Uint8Array, bytes: number, lines: number, messages: Message[]): Buffer {
   const payload = v8().serialize(messages);
   const header: Header = {
     decoder: DECODER,
@@ -64,8 +58,7 @@ export function encodeHistorySnapshot(
     payload: crc32(payload),
   };
   const text = JSON.stringify(header);
-  // Two pieces, written one after the other: no copy of the payload.
-  return [Buffer.from(`${MAGIC}${crc32(Buffer.from(text, 'utf8'))} ${text}\n`, 'utf8'), payload];
+  return Buffer.concat([Buffer.from(`${MAGIC}${crc32(Buffer.from(text, 'utf8'))} ${text}\n`, 'utf8'), payload]);
 }
 
 /**
