@@ -177,8 +177,7 @@ describe('fileStore', () => {
     const ids = (await store.loadHistory('s')).map((m) => m.id);
     expect(ids).toEqual(Array.from({ length: 40 }, (_, index) => `m${index}`));
     expect((await store.loadRecord('s'))?.state?.version).toBe(40);
-    // No lock or temp file is left; the load of this 2.8 MB history kept a snapshot of it.
-    expect((await readdir(dir)).sort()).toEqual(['s.history.jsonl', 's.history.snapshot', 's.state.json']);
+    expect(await readdir(dir)).toHaveLength(2);
   });
 
   it('refuses a record that is not JSON, naming the file and what to do', async () => {
@@ -288,40 +287,6 @@ describe('fileStore', () => {
     ]);
     await store.clear('never-written');
     await fileStore(join(dir, 'missing')).clear('a');
-  });
-
-  it('keeps a snapshot of a long history that the next store loads from, and clear removes it with its temp files', async () => {
-    const long = Array.from({ length: 8 }, (_, index) =>
-      message(`m${index}`, `${index} ${'a line of output é\n'.repeat(9_000)}`),
-    );
-    const store = open();
-    await store.appendHistory('a', long.slice(0, 5));
-    await store.appendHistory('a', long.slice(5));
-    await store.appendHistory('b', long.slice(0, 6));
-    expect(await store.loadHistory('a')).toEqual(long);
-    expect(await store.loadHistory('b')).toEqual(long.slice(0, 6));
-    expect((await readdir(dir)).sort()).toEqual([
-      'a.history.jsonl',
-      'a.history.snapshot',
-      'b.history.jsonl',
-      'b.history.snapshot',
-    ]);
-    // Another process: the snapshot plus what was appended after it.
-    const next = open();
-    await next.appendHistory('a', [message('m8')]);
-    expect(await open().loadHistory('a')).toEqual([...long, message('m8')]);
-    expect(await open().loadHistory('a', { from: 7 })).toEqual([long[7], message('m8')]);
-
-    await writeFile(join(dir, 'a.history.snapshot.123.0badf00d.tmp'), 'half');
-    await next.clear('a');
-    expect(await next.loadHistory('a')).toEqual([]);
-    expect((await readdir(dir)).sort()).toEqual(['b.history.jsonl', 'b.history.snapshot']);
-    expect(await open().loadHistory('b')).toEqual(long.slice(0, 6));
-
-    const without = fileStore(join(dir, 'plain'), { historySnapshot: false });
-    await without.appendHistory('a', long);
-    expect(await without.loadHistory('a')).toEqual(long);
-    expect(await readdir(join(dir, 'plain'))).toEqual(['a.history.jsonl']);
   });
 });
 

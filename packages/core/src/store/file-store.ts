@@ -36,17 +36,6 @@ export type FileStoreOptions = {
    * @default 10000
    */
   lockTimeoutMs?: number;
-  /**
-   * Whether a load of a long history keeps a snapshot of its decoded messages
-   * in `<id>.history.snapshot` (V8's serialization format, about 1.5× the
-   * history's size on disk), so the next load, by this process or another,
-   * decodes only what was appended after it: a restart over 10,000 messages
-   * then skips most of the JSON. The snapshot names the history bytes it
-   * stands for by length and CRC-32 and is used only while they are unchanged,
-   * so it never changes what a load returns; a history under 1 MiB has none.
-   * @default true
-   */
-  historySnapshot?: boolean;
 };
 
 type KnownLength = { ino: bigint; size: bigint; mtime: bigint; length: number };
@@ -72,11 +61,6 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
  *   torn line) is skipped by loading (with a warning) and dropped by the next append.
  *   `loadHistory(id, { from })` decodes only the messages from `from` on (the
  *   lines before are counted), as a database reads only the rows asked for.
- * - `<id>.history.snapshot` (a history of 1 MiB or more, unless
- *   `historySnapshot: false`): its messages as the last load decoded them, in
- *   V8's serialization format, used only while the history bytes it stands for
- *   are unchanged (length and CRC-32), so a restart decodes only the JSON
- *   appended since. A cache: never synced, rebuilt when it does not match.
  * - `<id>.state.json`: the {@link SessionRecord} and its revision, replaced
  *   whole through a synced temp file and a rename, so a crash leaves the old
  *   or the new record. The folder is synced after the rename when the
@@ -102,7 +86,6 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
   const folder = resolve(dir);
   const warn = options.onWarning ?? (() => {});
   const lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
-  const historySnapshot = options.historySnapshot ?? true;
   if (!Number.isFinite(lockTimeoutMs) || lockTimeoutMs < 0) {
     throw new StoreError({
       operation: 'loadHistory',
@@ -119,7 +102,6 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
     return {
       base,
       history: join(folder, `${base}.history.jsonl`),
-      snapshot: join(folder, `${base}.history.snapshot`),
       record: join(folder, `${base}.state.json`),
       lock: join(folder, `${base}.lock`),
     };
@@ -204,19 +186,14 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
 
   return {
     async loadHistory(sessionId, loadOptions = {}) {
-      const { history, snapshot } = paths(sessionId);
+      const { history } = paths(sessionId);
       const from = checkFrom(loadOptions, history);
       return locked(
         sessionId,
         'loadHistory',
         history,
         async () => {
-          const { messages, length } = await readHistoryFile(
-            history,
-            warn,
-            from,
-            historySnapshot ? snapshot : undefined,
-          );
+          const { messages, length } = await readHistoryFile(history, warn, from);
           const now = await identify(history);
           if (now) remember(lengths, sessionId, { ...now, length });
           return messages;
@@ -285,20 +262,16 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
     },
 
     clear(sessionId) {
-      const { base, history, record, snapshot } = paths(sessionId);
+      const { base, history, record } = paths(sessionId);
       return locked(
         sessionId,
         'clear',
         history,
         async () => {
           const leftovers = await readdir(folder).catch(() => [] as string[]);
-          const temps = leftovers.filter(
-            (name) => isTempFileOf(`${base}.state.json`, name) || isTempFileOf(`${base}.history.snapshot`, name),
-          );
+          const temps = leftovers.filter((name) => isTempFileOf(`${base}.state.json`, name));
           await Promise.all(
-            [history, record, snapshot, ...temps.map((name) => join(folder, name))].map((file) =>
-              rm(file, { force: true }),
-            ),
+            [history, record, ...temps.map((name) => join(folder, name))].map((file) => rm(file, { force: true })),
           );
           lengths.delete(sessionId);
         },

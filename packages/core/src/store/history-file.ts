@@ -1,8 +1,7 @@
-import { type FileHandle, open, readFile, rename, rm } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import type { Message } from '../messages/types.js';
 import { COMMIT_LINE, commitLine, HISTORY_FORMAT_LINE } from './history-format.js';
-import { decodeHistorySnapshot, encodeHistorySnapshot } from './history-snapshot.js';
-import { parseHistoryFile, parseHistoryLines } from './parse-history-file.js';
+import { parseHistoryFile } from './parse-history-file.js';
 
 const NEWLINE = 0x0a;
 const SCAN_CHUNK = 64 * 1024;
@@ -33,7 +32,6 @@ export async function readHistoryFile(
   file: string,
   warn: (warning: FileStoreWarning) => void,
   from = 0,
-  snapshotFile?: string,
 ): Promise<{ messages: Message[]; length: number }> {
   let data: Buffer;
   try {
@@ -42,104 +40,7 @@ export async function readHistoryFile(
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { messages: [], length: 0 };
     throw error;
   }
-  if (snapshotFile === undefined || from !== 0 || !startsWithFormatLine(data)) {
-    return parseHistoryFile(data, file, warn, from);
-  }
-  return readWithSnapshot(data, file, warn, snapshotFile);
-}
-
-/** The format line and its newline: what a file with commit lines starts with. */
-const FORMAT_LINE_BYTES = Buffer.from(`${HISTORY_FORMAT_LINE}\n`, 'utf8');
-/**
- * What the rest of a file after its snapshot is parsed behind: the format line
- * and a commit line, as the snapshot's bytes end with one (so the lines after
- * the last commit, and only they, are an interrupted append).
- */
-const SNAPSHOT_STAND_IN = Buffer.from(`${HISTORY_FORMAT_LINE}\n${commitLine(0)}\n`, 'utf8');
-const STAND_IN_LINES = 2;
-
-/**
- * A snapshot is written once a load decoded at least this much JSON (about a
- * thousand messages): a short history decodes fast enough as it is.
- */
-const SNAPSHOT_MIN_BYTES = 1024 * 1024;
-
-function startsWithFormatLine(data: Buffer): boolean {
-  return (
-    data.length >= FORMAT_LINE_BYTES.length && data.subarray(0, FORMAT_LINE_BYTES.length).equals(FORMAT_LINE_BYTES)
-  );
-}
-
-/**
- * The whole history of a file with commit lines, its start taken from
- * `snapshotFile` when that stands for it (see {@link decodeHistorySnapshot}),
- * the rest decoded from the JSON as always; the snapshot is (re)written when
- * the JSON decoded was large. What it returns, warns and throws is what
- * {@link parseHistoryFile} gives for `data`: the rest is parsed behind
- * {@link SNAPSHOT_STAND_IN}, with line numbers shifted to the file's.
- */
-async function readWithSnapshot(
-  data: Buffer,
-  file: string,
-  warn: (warning: FileStoreWarning) => void,
-  snapshotFile: string,
-): Promise<{ messages: Message[]; length: number }> {
-  const snapshot = await readFile(snapshotFile).then(
-    (bytes) => decodeHistorySnapshot(bytes, data),
-    () => undefined,
-  );
-  let messages: Message[];
-  let bytes: number;
-  let lines: number;
-  let decodedBytes: number;
-  if (snapshot) {
-    const rest = parseHistoryLines(
-      Buffer.concat([SNAPSHOT_STAND_IN, data.subarray(snapshot.bytes)]),
-      file,
-      warn,
-      0,
-      snapshot.lines - STAND_IN_LINES,
-    );
-    messages = rest.messages.length === 0 ? snapshot.messages : snapshot.messages.concat(rest.messages);
-    decodedBytes = rest.committed.bytes - SNAPSHOT_STAND_IN.length;
-    bytes = snapshot.bytes + decodedBytes;
-    lines = snapshot.lines + rest.committed.lines - STAND_IN_LINES;
-  } else {
-    const whole = parseHistoryLines(data, file, warn, 0);
-    messages = whole.messages;
-    ({ bytes, lines } = whole.committed);
-    decodedBytes = bytes;
-  }
-  if (decodedBytes >= SNAPSHOT_MIN_BYTES) {
-    // Serialized now, before the caller holds the messages.
-    await writeSnapshot(snapshotFile, encodeHistorySnapshot(data, bytes, lines, messages), warn);
-  }
-  return { messages, length: messages.length };
-}
-
-/**
- * Replaces the snapshot through a temp file and a rename, without syncing: it
- * is a cache whose header checks its own bytes, so a crash or power cut at
- * worst leaves one that is not used. A failure is a warning, never an error of the load.
- */
-async function writeSnapshot(file: string, data: Buffer, warn: (warning: FileStoreWarning) => void): Promise<void> {
-  const random = process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
-  const temp = `${file}.${process.pid}.${random}.tmp`;
-  try {
-    const handle = await open(temp, 'wx');
-    try {
-      await handle.writeFile(data);
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined);
-    warn({
-      file,
-      message: `could not write the history snapshot (${(error as Error).message}); loads decode the JSON`,
-    });
-  }
+  return parseHistoryFile(data, file, warn, from);
 }
 
 /**

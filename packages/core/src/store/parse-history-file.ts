@@ -39,29 +39,6 @@ export function parseHistoryFile(
   warn: (warning: FileStoreWarning) => void,
   from = 0,
 ): { messages: Message[]; length: number } {
-  const { messages, length } = parseHistoryLines(data, file, warn, from);
-  return { messages, length };
-}
-
-/**
- * {@link parseHistoryFile}, also telling how much of `data` holds the history,
- * and numbering lines from `lineOffset` on.
- *
- * @param lineOffset - Added to every line number in errors and warnings (a
- *   reader that took the start of the file from a snapshot parses the rest
- *   behind stand-in lines, and numbers lines as the file does).
- *   @default 0
- * @returns As {@link parseHistoryFile}, and `committed`: the bytes and lines of
- *   `data` that hold the history (up to the last commit line; every complete
- *   line in a file without the format line).
- */
-export function parseHistoryLines(
-  data: Uint8Array,
-  file: string,
-  warn: (warning: FileStoreWarning) => void,
-  from = 0,
-  lineOffset = 0,
-): { messages: Message[]; length: number; committed: { bytes: number; lines: number } } {
   const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   /** `ends[i]`: the offset of the newline that ends line `i` (lines counted from 0). */
   const ends: number[] = [];
@@ -80,7 +57,7 @@ export function parseHistoryLines(
     warn({
       file,
       message:
-        `ignored an incomplete last line (line ${count + 1 + lineOffset}, ${bytes.length - tailStart} bytes without a newline): ` +
+        `ignored an incomplete last line (line ${count + 1}, ${bytes.length - tailStart} bytes without a newline): ` +
         'an append was interrupted; the next append drops it',
     });
   }
@@ -118,7 +95,7 @@ export function parseHistoryLines(
     }
     length += 1;
     // A message before `from` is counted, not decoded: the caller holds it already.
-    if (length > from) messages.push(decodeMessage(textOf(index), file, `line ${index + 1 + lineOffset}`));
+    if (length > from) messages.push(decodeMessage(textOf(index), file, `line ${index + 1}`));
   }
-  return { messages, length, committed: { bytes: startOf(end), lines: end } };
+  return { messages, length };
 }
