@@ -8,8 +8,19 @@
  *
  * `BENCH_TINY=1` runs every case on tiny histories; `BENCH_SIZES=200,2000`
  * picks sizes. A case that fails is recorded with its error and the run exits 1.
+ *
+ * Each case runs in a process of its own (this file again, with
+ * `BENCH_OVERHEAD_CASE` naming it; all in one under `BENCH_TINY`), one after the other: a case measured in a
+ * process that earlier cases filled with their histories, sessions and caches
+ * read up to twice its own median (a peer's 10,000-message check 8.3 ms there,
+ * 4.4 ms alone), so no case pays for another's heap.
  */
 
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { isTiny, startResult } from '@compaction/bench-kit/bench-env';
@@ -87,56 +98,107 @@ const collectGarbage = (() => {
   return runInNewContext('gc') as () => void;
 })();
 
+/** Set in a child process: the one case it runs, and the file it writes its figures to. */
+const ONLY = process.env.BENCH_OVERHEAD_CASE;
+const CHILD_OUT = process.env.BENCH_OVERHEAD_OUT;
+
 const filters = process.argv.slice(2);
-const cases: BenchCase[] = [...coreCases, ...aiSdkCases, ...langchainCases, ...mastraCases].filter(
-  (benchCase) => filters.length === 0 || filters.some((prefix) => benchCase.id.startsWith(prefix)),
+const cases: BenchCase[] = [...coreCases, ...aiSdkCases, ...langchainCases, ...mastraCases].filter((benchCase) =>
+  ONLY !== undefined
+    ? benchCase.id === ONLY
+    : filters.length === 0 || filters.some((prefix) => benchCase.id.startsWith(prefix)),
 );
 
 type CaseResult = Omit<BenchCase, 'run'> & {
   results: Record<string, (CaseOutcome & { samplesPlanned: number }) | { error: string }>;
 };
 
+type History = { messages: number; tokens: number; tokensPerMessage: number };
+/** What a child process hands back: its case's results and the histories it ran on. */
+type ChildFigures = { results: CaseResult['results']; histories: History[]; failures: number };
+
 const result = startResult('overhead', 'cd benchmarks && node src/overhead/overhead.bench.ts');
-const counter = tiktokenCounter();
 const results: CaseResult[] = cases.map(({ run: _run, ...described }) => ({ ...described, results: {} }));
-const histories: { messages: number; tokens: number; tokensPerMessage: number }[] = [];
+let histories: History[] = [];
 let failures = 0;
 
-for (const size of SIZES) {
-  const history = syntheticHistory(size);
-  const tokens = history.reduce((sum, message) => sum + countMessageTokens(message, counter), 0);
-  histories.push({ messages: history.length, tokens, tokensPerMessage: Math.round(tokens / history.length) });
-  console.log(`\n${history.length} messages, ${tokens} tokens`);
-  for (const [index, benchCase] of cases.entries()) {
-    const [samples, warmup] = plan(benchCase.cost, size);
-    collectGarbage();
-    const started = performance.now();
-    try {
-      const outcome = await benchCase.run({ history, tokens, samples, warmup });
-      results[index]!.results[String(history.length)] = { ...outcome, samplesPlanned: samples };
-      const { median, p90 } = outcome.stats;
-      console.log(
-        `  ${benchCase.id.padEnd(36)} median ${fmt(median)} ms  p90 ${fmt(p90)} ms  (${outcome.stats.samples} calls, ${((performance.now() - started) / 1000).toFixed(1)} s)`,
-      );
-    } catch (error) {
-      failures += 1;
-      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      results[index]!.results[String(history.length)] = { error: message.split('\n').slice(0, 3).join(' ') };
-      console.error(`  ${benchCase.id} FAILED: ${message}`);
+if (ONLY === undefined && !TINY) {
+  // The parent: every case in a process of its own, in order.
+  const self = fileURLToPath(import.meta.url);
+  const dir = mkdtempSync(join(tmpdir(), 'compaction-overhead-'));
+  try {
+    for (const [index, benchCase] of cases.entries()) {
+      const out = join(dir, `${benchCase.id}.json`);
+      const child = spawnSync(process.execPath, [self], {
+        stdio: 'inherit',
+        env: { ...process.env, BENCH_OVERHEAD_CASE: benchCase.id, BENCH_OVERHEAD_OUT: out },
+      });
+      let figures: ChildFigures | undefined;
+      try {
+        figures = JSON.parse(readFileSync(out, 'utf8')) as ChildFigures;
+      } catch {
+        figures = undefined;
+      }
+      if (!figures) {
+        failures += 1;
+        const error = `its process ended with ${child.status ?? child.signal} before writing figures`;
+        for (const size of SIZES) results[index]!.results[String(size)] = { error };
+        console.error(`  ${benchCase.id} FAILED: ${error}`);
+        continue;
+      }
+      results[index]!.results = figures.results;
+      failures += figures.failures;
+      if (figures.histories.length > histories.length) histories = figures.histories;
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
+} else {
+  await runCases();
 }
-
-const path = result.finish({
-  sizes: histories.map((entry) => entry.messages),
-  histories,
-  targets: TARGETS,
-  cases: results,
-});
-console.log(`\nwrote ${path}`);
+if (CHILD_OUT === undefined) {
+  const path = result.finish({
+    sizes: histories.map((entry) => entry.messages),
+    histories,
+    targets: TARGETS,
+    cases: results,
+  });
+  console.log(`\nwrote ${path}`);
+} else {
+  writeFileSync(CHILD_OUT, JSON.stringify({ results: results[0]?.results ?? {}, histories, failures }));
+}
 if (failures > 0) {
   console.error(`${failures} case(s) failed`);
   process.exitCode = 1;
+}
+
+/** This process's cases (one, in a child) at every size. */
+async function runCases(): Promise<void> {
+  const counter = tiktokenCounter();
+  for (const size of SIZES) {
+    const history = syntheticHistory(size);
+    const tokens = history.reduce((sum, message) => sum + countMessageTokens(message, counter), 0);
+    histories.push({ messages: history.length, tokens, tokensPerMessage: Math.round(tokens / history.length) });
+    console.log(`\n${history.length} messages, ${tokens} tokens`);
+    for (const [index, benchCase] of cases.entries()) {
+      const [samples, warmup] = plan(benchCase.cost, size);
+      collectGarbage();
+      const started = performance.now();
+      try {
+        const outcome = await benchCase.run({ history, tokens, samples, warmup });
+        results[index]!.results[String(history.length)] = { ...outcome, samplesPlanned: samples };
+        const { median, p90 } = outcome.stats;
+        console.log(
+          `  ${benchCase.id.padEnd(36)} median ${fmt(median)} ms  p90 ${fmt(p90)} ms  (${outcome.stats.samples} calls, ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+        );
+      } catch (error) {
+        failures += 1;
+        const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        results[index]!.results[String(history.length)] = { error: message.split('\n').slice(0, 3).join(' ') };
+        console.error(`  ${benchCase.id} FAILED: ${message}`);
+      }
+    }
+  }
 }
 
 function fmt(ms: number): string {
