@@ -94,7 +94,7 @@ describe('fileStore', () => {
     expect(await readdir(dir)).toEqual(['s.state.json']);
   });
 
-  it('syncs the folder after a save that changes the state, not after one that keeps it (a usage report)', async () => {
+  it('syncs the temp file and then the folder on every save, a usage report included (that folder sync is what makes a new history file and a branch switch durable)', async () => {
     const store = open();
     const folder = await openFile(tmpdir(), 'r');
     const handlePrototype = Object.getPrototypeOf(folder) as { sync: () => Promise<void> };
@@ -108,12 +108,13 @@ describe('fileStore', () => {
         stateVersion: 1,
       });
       const saves: [SessionRecord, number][] = [
-        [{ state: state(1) }, 2], // a new state: the temp file, then the folder
-        [{ state: state(1), usage: usage(1) }, 1], // the same state: the temp file only
-        [{ state: state(1), usage: usage(2), calibration: { m: 1.2 } }, 1],
+        [{ usage: usage(1) }, 2], // the first record, no state: the temp file, then the folder
+        [{ state: state(1) }, 2],
+        [{ state: state(1), usage: usage(1) }, 2], // the same state, a usage report
+        [{ state: state(1), usage: usage(2), calibration: { m: 1.2 } }, 2],
         [{ state: state(2), usage: usage(3) }, 2],
         [{ usage: usage(4) }, 2], // the state goes
-        [{ usage: usage(5) }, 1],
+        [{ usage: usage(5) }, 2],
       ];
       for (const [record, expected] of saves) {
         syncs.mockClear();
@@ -128,7 +129,7 @@ describe('fileStore', () => {
     }
   });
 
-  it('a session restarted over its files decides from the stored usage, counting nothing, and saves the next usage with one sync', async () => {
+  it('a session restarted over its files decides from the stored usage, counting nothing, and saves the next usage durably', async () => {
     const { createCompactionSession } = await import('../session/create-compaction-session.js');
     let counted = 0;
     const counter = {
@@ -158,7 +159,7 @@ describe('fileStore', () => {
       expect(prepared.compaction).toBeUndefined();
       await session.recordUsage({ inputTokens: prepared.tokens });
       expect(counted).toBe(0);
-      expect(syncs).toHaveBeenCalledTimes(1);
+      expect(syncs).toHaveBeenCalledTimes(2); // the temp file, then the folder
       expect((await open().loadRecord('s'))?.usage?.historyLength).toBe(60);
     } finally {
       syncs.mockRestore();

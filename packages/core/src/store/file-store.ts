@@ -9,7 +9,6 @@ import { StoreConflictError } from './errors/store-conflict-error.js';
 import { StoreError, type StoreOperation } from './errors/store-error.js';
 import { withFileLock } from './file-lock.js';
 import { appendHistoryFile, type FileStoreWarning, readHistoryFile } from './history-file.js';
-import { keepsStoredState } from './keeps-stored-state.js';
 import { nextRevision } from './next-revision.js';
 import { serialQueue } from './serial-queue.js';
 import { sessionFileName } from './session-file-name.js';
@@ -63,10 +62,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
  *   lines before are counted), as a database reads only the rows asked for.
  * - `<id>.state.json`: the {@link SessionRecord} and its revision, replaced
  *   whole through a synced temp file and a rename, so a crash leaves the old
- *   or the new record. The folder is synced after the rename when the
- *   compaction state changes; a save that keeps it (a usage report) does not
- *   wait for that second sync, so a power cut may undo it and leave the
- *   previous record, with the same state.
+ *   or the new record.
  *
  * Every operation holds `<id>.lock` (created exclusively, naming the process)
  * while it runs, so several processes on one machine can share a session
@@ -174,12 +170,12 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
     return decodeRecord(text, file, undefined, 'file');
   }
 
-  /** The record on disk before a save: `undefined` when there is none or it is unreadable (set aside: revision 0). */
-  async function storedRecord(file: string): Promise<SessionRecord | undefined> {
+  /** The revision on disk for compare-and-set: 0 when there is no record or it is unreadable (set aside). */
+  async function storedRevision(file: string): Promise<number> {
     try {
-      return await readRecord(file);
+      return (await readRecord(file))?.revision ?? 0;
     } catch (error) {
-      if (CompactionError.isInstance(error)) return undefined;
+      if (CompactionError.isInstance(error)) return 0;
       throw error;
     }
   }
@@ -241,20 +237,14 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
         'saveRecord',
         record,
         async () => {
-          const stored = await storedRecord(record);
-          const actual = stored?.revision ?? 0;
+          const actual = await storedRevision(record);
           if (expectedRevision !== undefined && expectedRevision !== actual) {
             throw new StoreConflictError({ sessionId, source: record, expectedRevision, actualRevision: actual });
           }
           const revision = nextRevision(actual, issued.get(sessionId));
           remember(issued, sessionId, revision);
           const body = fields === '{}' ? '' : `,${fields.slice(1, -1)}`;
-          // A save that keeps the stored state (a usage report, calibration, the loop guard's mark)
-          // skips the folder sync: a power cut may bring the previous record back, whose state is
-          // the same. The temp file is synced before the rename in both cases.
-          await writeFileAtomic(record, `{"revision":${revision}${body}}\n`, {
-            durable: !keepsStoredState(stored, value),
-          });
+          await writeFileAtomic(record, `{"revision":${revision}${body}}\n`);
           return revision;
         },
         () => 0,

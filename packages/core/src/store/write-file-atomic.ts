@@ -10,26 +10,13 @@ export function isTempFileOf(file: string, candidate: string): boolean {
   return /^\d+\.[0-9a-f]{8}\.tmp$/.test(candidate.slice(file.length + 1));
 }
 
-/** Options of {@link writeFileAtomic}. */
-export type WriteFileAtomicOptions = {
-  /**
-   * Whether to sync the folder after the rename, so that the rename itself
-   * survives a power cut. Without it a power cut may bring the old content
-   * back (never a mix, never an empty file: the temp file is synced before the
-   * rename either way); for content the caller may lose.
-   * @default true
-   */
-  durable?: boolean;
-};
-
 /**
  * Replaces `file` with `text` atomically: writes a temp file in the same
  * folder, syncs it to disk, then renames it over `file`. A crash at any moment
  * leaves the old content or the new one, never a mix. The folder is synced
- * afterwards (where the platform allows) so the rename itself is durable,
- * unless `options.durable` is false.
+ * afterwards (where the platform allows) so the rename itself is durable.
  */
-export async function writeFileAtomic(file: string, text: string, options: WriteFileAtomicOptions = {}): Promise<void> {
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
   // node:crypto is loaded on first use, not when core is imported (loading it costs 15–40 ms).
   const random = process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
   const temp = `${file}.${process.pid}.${random}.tmp`;
@@ -46,7 +33,7 @@ export async function writeFileAtomic(file: string, text: string, options: Write
     await rm(temp, { force: true });
     throw error;
   }
-  if (options.durable ?? true) await syncFolder(dirname(file));
+  await syncFolder(dirname(file));
 }
 
 async function syncFolder(folder: string): Promise<void> {
