@@ -141,7 +141,7 @@ function renderSideBySide(overhead: OverheadResult | undefined, core: CorePrepar
   const median = (id: string, size: string) => statsOf(byId.get(id)?.results[size])?.median;
   const sizeHeads = overhead.histories.map((history) => `${int(history.messages)} messages`);
   lines.push(
-    `The same synthetic histories for everyone (${overhead.histories.map((history) => `${int(history.messages)} messages ≈ ${int(history.tokens)} tokens`).join('; ')}), converted to each framework's own messages. Each call first gets one new ~250-token message, so the history grows by one per call (a column names the size at the start). Our adapters use the structured summarizer and a window large enough that nothing compacts; peers run at the versions above, through their public APIs. Median · p90 per call.`,
+    `The same synthetic histories for everyone (${overhead.histories.map((history) => `${int(history.messages)} messages ≈ ${int(history.tokens)} tokens`).join('; ')}), converted to each framework's own messages. Each call first gets one new ~250-token message, so the history grows by one per call (a column names the size at the start). Our adapters use the structured summarizer and a window large enough that nothing compacts; peers run at the versions above, through their public APIs. Each case runs in a process of its own (one after the other, in one run), so none is measured in a heap another filled. Median · p90 per call.`,
     '',
   );
   const kindLabel: Record<string, string> = {
