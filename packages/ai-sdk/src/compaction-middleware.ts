@@ -6,7 +6,6 @@ import type { AiSdkModel } from './as-language-model.js';
 import { checkCompactionOptions } from './check-compaction-options.js';
 import { compactionMetadata } from './compaction-metadata.js';
 import type { CompactionMiddlewareOptions } from './compaction-options.js';
-import { promptConversationKey } from './conversation-key.js';
 import { convertInEntry } from './convert-in-entry.js';
 import { type MessageConverter, messageConverter } from './message-converter.js';
 import { sessionRegistry } from './session-registry.js';
@@ -77,11 +76,9 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
     session: (sessionId, model) => sessions.get(sessionId, model),
 
     async transformParams({ params, model }) {
-      const explicit = explicitSessionId(params);
-      const key = explicit ?? promptConversationKey(params.prompt);
-      if (key === undefined) return params;
-      const { sessionId, messages } = convertInEntry(sessions, converter, params.prompt, key, explicit, model);
-      const session = sessions.get(sessionId, model, messages.length);
+      const conversation = convertInEntry(sessions, converter, params.prompt, explicitSessionId(params), model);
+      if (conversation === undefined) return params;
+      const { session, messages } = conversation;
       const call: Call = { session, converter, prompt: params.prompt, messages, events: [] };
       const prompt = await prepare(call, params.abortSignal);
       const transformed = { ...params, prompt };

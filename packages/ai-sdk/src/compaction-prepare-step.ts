@@ -2,7 +2,6 @@ import type { CompactionSession } from '@compaction/core';
 import type { LanguageModel, ModelMessage } from 'ai';
 import { checkCompactionOptions } from './check-compaction-options.js';
 import type { CompactionPrepareStepOptions } from './compaction-options.js';
-import { promptConversationKey } from './conversation-key.js';
 import { convertInEntry } from './convert-in-entry.js';
 import { messageConverter } from './message-converter.js';
 import { sessionRegistry } from './session-registry.js';
@@ -48,10 +47,9 @@ export function compactionPrepareStep(
 
   return async ({ steps, model, initialMessages, responseMessages, experimental_steeringMessages: steering = [] }) => {
     const incoming = [...initialMessages, ...responseMessages, ...steering];
-    const key = options.sessionId ?? promptConversationKey(incoming);
-    if (key === undefined) return undefined;
-    const { sessionId, messages } = convertInEntry(sessions, converter, incoming, key, options.sessionId, model);
-    const session = sessions.get(sessionId, model, messages.length);
+    const conversation = convertInEntry(sessions, converter, incoming, options.sessionId, model);
+    if (conversation === undefined) return undefined;
+    const { session, messages } = conversation;
     const previous = steps.at(-1);
     if (previous && runs.get(steps) === session) await session.recordUsage({ inputTokens: previous.usage.inputTokens });
     const prepared = await session.prepare({ messages });

@@ -1,33 +1,35 @@
-import type { Message } from '@compaction/core';
+import type { CompactionSession, Message } from '@compaction/core';
 import type { AiSdkModel } from './as-language-model.js';
-import { conversationKey } from './conversation-key.js';
+import { conversationKey, promptConversationKey } from './conversation-key.js';
 import type { MessageConverter } from './message-converter.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { AiSdkMessage } from './to-core-messages.js';
 
 /**
- * Converts a call's messages with the conversion kept in the conversation's
- * registry entry (one entry for its session and conversion), and names the
- * session: `explicit` when given, else the conversation key of what was
- * converted. `key` is where the previous conversion was looked up (`explicit`, or
- * `promptConversationKey(messages)`); when the converted key differs — an edit
- * of an opening message that only a full-content id tells apart — that
- * conversation's entry keeps the conversion too.
+ * A call's conversation, what the middleware and prepareStep both start with:
+ * its messages converted with the conversion kept in the conversation's registry
+ * entry (one entry for its session and conversion), and its session, holding
+ * them. The session is `explicit` when given, else the conversation key of what
+ * was converted. The previous conversion is looked up under `explicit`, or
+ * `promptConversationKey(incoming)`; when the converted key differs — an edit of
+ * an opening message that only a full-content id tells apart — that
+ * conversation's entry keeps the conversion too. `undefined` when the messages
+ * name no conversation (system messages only): the call goes through untouched.
  */
 export function convertInEntry(
   sessions: SessionRegistry,
   converter: MessageConverter,
   incoming: readonly AiSdkMessage[],
-  key: string,
   explicit: string | undefined,
   model: AiSdkModel | string,
-): { sessionId: string; messages: Message[] } {
+): { session: CompactionSession; messages: Message[] } | undefined {
+  const key = explicit ?? promptConversationKey(incoming);
+  if (key === undefined) return undefined;
   const entry = sessions.entry(key, model);
   const messages = converter.toCore(incoming, entry);
-  if (explicit !== undefined) return { sessionId: explicit, messages };
-  const sessionId = conversationKey(messages) ?? key;
+  const sessionId = explicit ?? conversationKey(messages) ?? key;
   // Both entries keep it: the next call looks it up under `key` again, and only the conversion
   // that saw the edit tells it apart (converted afresh, the edited message would get its old id back).
   if (sessionId !== key) sessions.entry(sessionId, model).conversion = entry.conversion;
-  return { sessionId, messages };
+  return { session: sessions.get(sessionId, model, messages.length), messages };
 }
