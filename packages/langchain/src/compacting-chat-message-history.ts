@@ -17,6 +17,7 @@ import { extendsHistory } from './extends-history.js';
 import { extendFromCore, fromCoreContext } from './from-core-messages.js';
 import { messageIds } from './message-ids.js';
 import { type ObservedStore, observedStore } from './observed-store.js';
+import { prepareGrown } from './prepare-grown.js';
 import { resolveSummarizer, type SummarizerOption } from './resolve-summarizer.js';
 import { extendToCore } from './to-core-messages.js';
 
@@ -111,8 +112,9 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
     const reused = kept && (await this.#canReuse(kept, input.result)) ? kept : undefined;
     const current = reused ?? this.#newSession();
     // A kept session holds the first `heldLength` messages (`#canReuse`): it takes the new ones, core compares nothing again.
-    if (reused && input.result.length > heldLength) await reused.session.append(input.result.slice(heldLength));
-    const prepared = await current.session.prepare(reused ? {} : { messages: input.result });
+    const prepared = reused
+      ? await prepareGrown(reused.session, input.result, heldLength)
+      : await current.session.prepare({ messages: input.result });
     // A backend that gives back other objects (Redis, Postgres) is answered with those, not the ones converted.
     const output = input.restored
       ? fromCoreContext(prepared.messages, input)

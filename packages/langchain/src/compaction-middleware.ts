@@ -1,6 +1,5 @@
 import {
   type AdapterOptions,
-  type CompactionSession,
   conversationCacheKey,
   conversationTokenCache,
   createCompactionSession,
@@ -18,6 +17,7 @@ import { checkCompactionMiddlewareOptions } from './check-langchain-options.js';
 import type { Conversion } from './extend-conversion.js';
 import { extendFromCore, fromCoreContext } from './from-core-messages.js';
 import { modelIdOf } from './model-id-of.js';
+import { prepareGrown } from './prepare-grown.js';
 import { profileContextWindow } from './profile-context-window.js';
 import { COMPACTION_REQUEST_KEY, COMPACTION_STATE_KEY, type CompactionRequest } from './request-compaction.js';
 import { resolveSummarizer, type SummarizerOption } from './resolve-summarizer.js';
@@ -183,21 +183,6 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
       return Object.keys(update).length > 0 ? new Command({ update }) : response;
     },
   });
-}
-
-/**
- * `prepare` for a kept session whose history is the first `heldLength` messages of
- * `history` (`canReuse` checked it): the new messages are appended and the session
- * prepares on what it holds — core need not compare the whole list again.
- */
-async function prepareGrown(
-  session: CompactionSession,
-  history: readonly Message[],
-  heldLength: number,
-  signal: AbortSignal | undefined,
-) {
-  if (history.length > heldLength) await session.append(history.slice(heldLength));
-  return session.prepare({ signal });
 }
 
 function sameMessages(sent: readonly BaseMessage[], history: readonly BaseMessage[]): boolean {
