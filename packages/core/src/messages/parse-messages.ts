@@ -42,7 +42,11 @@ function partProblem(part: unknown, partIndex: number): string | undefined {
   }
 }
 
-function messageProblem(value: unknown): string | undefined {
+/**
+ * What makes `value` no message (the problem {@link parseMessages} reports for it,
+ * without its index), or undefined when it is one. Ids are not compared with others.
+ */
+export function messageProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return `must be an object, got ${describe(value)}`;
   if (typeof value.id !== 'string' || value.id.length === 0) {
     return `"id" must be a non-empty string, got ${describe(value.id)}; give every message a stable id`;
