@@ -137,7 +137,7 @@ describe('decodeMessage', () => {
           const before = outcome(() => previousDecodeMessage(json, '/s.jsonl', 'line 3'));
           expect(now).toStrictEqual(before);
           if (!('error' in now)) seen.messages += 1;
-          else if (now.error.includes('is not a message')) seen.notMessages += 1;
+          else if (now.error?.includes('is not a message')) seen.notMessages += 1;
           else seen.notJson += 1;
         },
       ),
