@@ -1,10 +1,14 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Message } from '../messages/types.js';
 import { decodeMessage } from './codec/decode-message.js';
 import { encodeValue } from './codec/encode-value.js';
-import type { FileStoreWarning } from './history-file.js';
+import { type FileStoreWarning, readHistoryFile } from './history-file.js';
 import { COMMIT_LINE, HISTORY_FORMAT_LINE } from './history-format.js';
+import { createHistoryParser } from './history-parser.js';
 import { parseHistoryFile } from './parse-history-file.js';
 
 const FILE = '/sessions/s.history.jsonl';
@@ -200,5 +204,81 @@ describe('parseHistoryFile', () => {
     const good = Array.from({ length: 10_000 }, (_, index) => line({ id: `m${index}`, role: 'user', parts: [] }));
     const text = `${HISTORY_FORMAT_LINE}\n${good.join('\n')}\n{"id":"bad","role":"user","parts":[{"type":"text","text":1}]}\n{"$commit":10001}\n`;
     expect(() => parseHistoryFile(Buffer.from(text), FILE, () => {})).toThrow(`${FILE}: line 10002 is not a message`);
+  });
+});
+
+describe('createHistoryParser', () => {
+  it('fed the file in any pieces, reads it exactly as parseHistoryFile does at once', () => {
+    fc.assert(
+      fc.property(historyFile, fc.array(fc.nat(), { maxLength: 8 }), fc.nat({ max: 14 }), (text, cuts, from) => {
+        const bytes = Buffer.from(text, 'utf8');
+        const whole = outcome((warn) => parseHistoryFile(bytes, FILE, warn, from));
+        // The buffer is filled up to each cut in turn (anywhere: inside a line, a character, a newline).
+        const ends = [...cuts.map((cut) => cut % (bytes.length + 1)), bytes.length].sort((a, b) => a - b);
+        const pieces = outcome((warn) => {
+          const buffer = Buffer.alloc(bytes.length, 0x0a); // what is not read yet must not be read: newlines there would show
+          const parser = createHistoryParser(buffer, FILE, warn, from);
+          let filled = 0;
+          for (const end of ends) {
+            bytes.copy(buffer, filled, filled, end);
+            filled = end;
+            parser.advance(filled);
+          }
+          return parser.finish(filled);
+        });
+        expect(pieces).toEqual(whole);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
+
+describe('readHistoryFile', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'compaction-read-history-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads a real file in pieces of any size exactly as parseHistoryFile reads its bytes', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(historyFile, fc.integer({ min: 1, max: 64 }), fc.nat({ max: 14 }), async (text, chunk, from) => {
+        const file = join(dir, `h${run++}.jsonl`);
+        writeFileSync(file, text);
+        const bytes = Buffer.from(text, 'utf8');
+        const expected = outcome((warn) => parseHistoryFile(bytes, file, warn, from));
+        const warnings: FileStoreWarning[] = [];
+        let actual: Outcome<unknown>;
+        try {
+          actual = {
+            messages: await readHistoryFile(file, (warning) => warnings.push(warning), from, chunk),
+            warnings,
+          };
+        } catch (error) {
+          actual = { error: `${(error as Error).name}: ${(error as Error).message}`, warnings };
+        }
+        expect(actual).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads a missing file as an empty history, and an empty file as one', async () => {
+    expect(await readHistoryFile(join(dir, 'missing.jsonl'), () => {})).toEqual({ messages: [], length: 0 });
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    expect(await readHistoryFile(empty, () => {})).toEqual({ messages: [], length: 0 });
+  });
+
+  it('reads a history of several read pieces (the default 1 MiB) whole, naming a corrupt line past the first piece', async () => {
+    const good = Array.from({ length: 3_000 }, (_, index) =>
+      line({ id: `m${index}`, role: 'user', parts: [{ type: 'text', text: `${index} ${'é→x'.repeat(300)}` }] }),
+    );
+    const file = join(dir, 'long.jsonl');
+    writeFileSync(file, `${HISTORY_FORMAT_LINE}\n${good.join('\n')}\n{"$commit":3000}\n`);
+    const { messages, length } = await readHistoryFile(file, () => {});
+    expect(length).toBe(3_000);
+    expect(messages.map((message) => message.id)).toEqual(good.map((_, index) => `m${index}`));
+    const corrupt = join(dir, 'corrupt.jsonl');
+    writeFileSync(corrupt, `${HISTORY_FORMAT_LINE}\n${good.join('\n')}\n{"id":"bad"}\n{"$commit":3001}\n`);
+    await expect(readHistoryFile(corrupt, () => {})).rejects.toThrow(`${corrupt}: line 3002 is not a message`);
   });
 });
