@@ -61,7 +61,7 @@ export async function readHistoryFile(
     const data = Buffer.allocUnsafe(size);
     const parser = createHistoryParser(data, file, warn, from);
     // One read call takes at most 2 GiB.
-    const step = Math.max(1, Math.min(chunk, 2 ** 30));
+    const step = Number.isInteger(chunk) && chunk >= 1 ? Math.min(chunk, 2 ** 30) : HISTORY_READ_CHUNK;
     const readAt = (position: number) => handle.read(data, position, Math.min(size - position, step), position);
     let filled = 0;
     let reading = size > 0 ? readAt(0) : undefined;
