@@ -1,4 +1,4 @@
-import type { MessageUsage } from '../messages/types.js';
+import type { Message, MessageUsage } from '../messages/types.js';
 import { isUsageOverflow } from '../overflow/index.js';
 import { type ResolvedSettings, triggerTokens } from '../settings/compaction-settings.js';
 import type { SessionRecord } from '../store/session-store.js';
@@ -31,10 +31,42 @@ export type CallCycleOptions = {
   events: SessionEvents;
 };
 
+/**
+ * A history a call is decided on without its old messages ("counted, not loaded",
+ * see `counted-history.ts`): what the fast path of {@link CallCycle.prepare} reads of it.
+ */
+export type CountedCall = {
+  /** How many messages the history holds. */
+  length: number;
+  /** The id of its last message. */
+  lastMessageId: string | undefined;
+  /** `TokenEstimate.upperBound()` of it: undefined without a usage record that stands for it. */
+  upperBound(): number | undefined;
+  /** Our count (before calibration) of its first `upTo` messages. */
+  counted(upTo: number): number;
+  /** `TokenEstimate.estimate()` of it. */
+  estimate(): number;
+  /** Its context, which is the history itself (a copy). */
+  messages(): Message[];
+};
+
 /** One model call's cycle: the context before it, the usage after it (see {@link createCallCycle}). */
 export type CallCycle = {
   /** Compacts when the policy says so and returns the context for the model. */
   prepare(signal: AbortSignal | undefined): Promise<PreparedContext>;
+  /**
+   * Whether a call over a history of `length` messages with this upper bound takes the
+   * fast path (no compaction asked for or suspected, the bound far below the trigger,
+   * not stuck at this length): the rule `prepare` follows, for a caller that holds the
+   * history counted, not loaded.
+   */
+  countable(length: number, bound: number | undefined): boolean;
+  /**
+   * `prepare`'s fast path over a counted history: the same decision and the same record
+   * of the call for its usage report, without the old messages. Resolves to undefined when
+   * the call must go the full way (the caller loads the messages and calls `prepare`).
+   */
+  prepareCounted(call: CountedCall): Promise<PreparedContext | undefined>;
   /**
    * Records the provider's report for the last prepared call. A store that refuses
    * it is reported (`store:error`) and the record saved again on the next call:
@@ -98,6 +130,15 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
     events.emit({ type: 'compaction:error', sessionId, trigger: 'auto', message, tokensBefore: tokens });
   }
 
+  /** The fast path's rule: far below the trigger even at the upper bound, and not stuck at this length. */
+  function farBelow(length: number, bound: number | undefined): boolean {
+    if (policy.overflowSuspected || bound === undefined || bound > limit * LAZY_COUNT_SHARE) return false;
+    return conversation.record.stuckAtHistoryLength !== length;
+  }
+
+  /** Whether a call that has not started yet takes the fast path (no manual compaction waits). */
+  const countable = (length: number, bound: number | undefined) => !requested && farBelow(length, bound);
+
   const wantsCompaction = () =>
     shouldAutoCompact(
       {
@@ -109,9 +150,12 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
       settings,
     );
 
-  function remember(messageCount: number, counted: number | (() => number)): void {
-    const historyLength = conversation.history.length;
-    const lastMessageId = conversation.lastMessageId(historyLength);
+  function remember(
+    messageCount: number,
+    counted: number | (() => number),
+    historyLength = conversation.history.length,
+    lastMessageId = conversation.lastMessageId(historyLength),
+  ): void {
     prepared = {
       historyLength,
       contextMessageCount: messageCount,
@@ -132,8 +176,7 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
         compaction = await runner.attempt({ ...manual, ...(signal ? { signal } : {}) });
       }
       const bound = policy.overflowSuspected || compaction ? undefined : estimate.upperBound();
-      const stuck = conversation.record.stuckAtHistoryLength === conversation.history.length;
-      if (bound !== undefined && bound <= limit * LAZY_COUNT_SHARE && !stuck) {
+      if (farBelow(conversation.history.length, bound)) {
         // Far below the trigger even at the upper bound: no decision needs exact counts
         // now. They are taken when read (`tokens`) or when the usage is recorded.
         const messages = context.current().slice();
@@ -163,6 +206,33 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
       if (!compaction) reportTooFewMessages(tokens);
       remember(messages.length, estimate.counted());
       return compaction ? { messages, tokens, compaction } : { messages, tokens };
+    },
+    countable,
+    async prepareCounted(call) {
+      if (pendingUsage) await saveUsage({ ...conversation.record, ...pendingUsage });
+      if (!countable(call.length, call.upperBound())) return undefined;
+      const historyLength = call.length;
+      // The same record of the call as the fast path above; the context is the history itself.
+      remember(historyLength, () => call.counted(historyLength), historyLength, call.lastMessageId);
+      let messages: Message[] | undefined;
+      let tokens: number | undefined;
+      return {
+        asIs: true,
+        get messages() {
+          messages ??= call.messages();
+          return messages;
+        },
+        set messages(value) {
+          messages = value;
+        },
+        get tokens() {
+          tokens ??= call.estimate();
+          return tokens;
+        },
+        set tokens(value) {
+          tokens = value;
+        },
+      };
     },
     async recordUsage(usage) {
       const { inputTokens } = usage;

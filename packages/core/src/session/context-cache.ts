@@ -9,6 +9,11 @@ export type ContextCache = {
    * appended: copy it before handing it out or keeping it past the current call.
    */
   current(): Message[];
+  /**
+   * Whether the context is the history itself, message for message (no compaction state,
+   * no tool pair repaired): then a caller that holds the history can send it as it is.
+   */
+  isHistory(): boolean;
 };
 
 /**
@@ -23,8 +28,14 @@ export function createContextCache(
   conversation: ConversationState,
   options: { historyTools?: boolean } = {},
 ): ContextCache {
-  let cached: { version: number; epoch: number; length: number; clean: boolean; messages: Message[] } | undefined;
-  return {
+  let cached:
+    | { version: number; epoch: number; length: number; clean: boolean; asHistory: boolean; messages: Message[] }
+    | undefined;
+  const cache: ContextCache = {
+    isHistory() {
+      cache.current();
+      return cached?.asHistory ?? false;
+    },
     current() {
       const { history, epoch } = conversation;
       const version = conversation.version();
@@ -56,8 +67,9 @@ export function createContextCache(
       const clean = !messages.some(
         (message) => (message.metadata?.compaction as { type?: string } | undefined)?.type === 'synthetic-result',
       );
-      cached = { version, epoch, length: history.length, clean, messages };
+      cached = { version, epoch, length: history.length, clean, asHistory: !state && built === history, messages };
       return messages;
     },
   };
+  return cache;
 }

@@ -1,3 +1,4 @@
+import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { parseMessages } from '../messages/parse-messages.js';
 import type { Message } from '../messages/types.js';
 import { getContextWindow } from '../models/index.js';
@@ -17,6 +18,7 @@ import { planSync } from './plan-sync.js';
 import { createCompactionRunner } from './run-compaction.js';
 import { createSessionEvents } from './session-events.js';
 import { createSessionPersistence } from './session-persistence.js';
+import { createSourceSync } from './source-sync.js';
 import { createTokenEstimate } from './token-estimate.js';
 import { compactionTracing } from './trace-compaction.js';
 import type { CompactionSession, CompactionSessionOptions } from './types.js';
@@ -116,17 +118,38 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     return run;
   }
 
+  const sources = createSourceSync({
+    ...{ conversation, persistence, cycle, estimate, context, cache, counter, persistHistory, singleFlight, sync },
+  });
+
+  /** Loads the record, then the messages of a history held counted (for whatever reads them). */
+  async function loadAll(): Promise<void> {
+    await load();
+    await sources.load();
+  }
+
   return {
     sessionId,
     async append(messages) {
-      await load();
+      await loadAll();
       const list = Array.isArray(messages) ? messages : [messages as Message];
       parseMessages(list, { existingIds: conversation.ids });
       await persistence.append(list);
     },
     async prepare(prepareOptions = {}) {
+      const { history: source, messages } = prepareOptions;
+      if (source && messages) {
+        const problem = 'takes the history as `messages` or as a `history` source, not both: pass one of them';
+        throw new InvalidSettingsError({ setting: 'prepare', problem });
+      }
       await load();
-      if (prepareOptions.messages) await sync(prepareOptions.messages);
+      if (source) {
+        const counted = await sources.prepare(source);
+        if (counted) return counted;
+      } else {
+        await sources.load();
+        if (messages) await sync(messages);
+      }
       const state = conversation.record.state;
       if (state && !conversation.ids.has(state.firstKeptMessageId)) {
         // The stored state summarizes another branch of this conversation: start over on this one.
@@ -141,7 +164,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     },
     async compact(compactOptions = {}) {
       checkCompactOptions(compactOptions);
-      await load();
+      await loadAll();
       return singleFlight(() =>
         runner.attempt({
           trigger: 'manual',
@@ -157,6 +180,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     async recoverFromOverflow(error, recoverOptions = {}) {
       await load();
       if (!isContextOverflowError(error)) return false;
+      await sources.load();
       const marker = () => `${conversation.epoch}:${conversation.history.length}:${conversation.version()}`;
       return singleFlight(async () => {
         if (lastOverflowAt === marker()) return false; // already recovered on this exact context: surface the error
@@ -171,11 +195,11 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       });
     },
     async context() {
-      await load();
+      await loadAll();
       return context.current().slice();
     },
     async history() {
-      await load();
+      await loadAll();
       return conversation.history.slice();
     },
     async state() {
@@ -183,7 +207,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       return conversation.record.state;
     },
     async stats() {
-      await load();
+      await loadAll();
       const contextTokens = estimate.estimate();
       return {
         contextTokens,
@@ -200,6 +224,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     async clear() {
       await load();
       await persistence.clear();
+      sources.forget();
       cycle.reset('clear');
       lastOverflowAt = undefined;
     },

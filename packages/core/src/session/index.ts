@@ -9,7 +9,9 @@ export type {
   CompactionSessionOptions,
   CompactionStartEvent,
   CompactionTrigger,
+  HistorySource,
   PreparedContext,
+  PrepareOptions,
   SessionStats,
   StoreErrorEvent,
 } from './types.js';

@@ -95,6 +95,37 @@ export type PreparedContext = {
   tokens: number;
   /** Set when this call compacted. */
   compaction?: CompactionResult;
+  /**
+   * Set by `prepare({ history })` when the context is the caller's history exactly as it
+   * is and the session holds none of the messages its usage record covers ("counted, not
+   * loaded"): the caller can send its own messages and need not read `messages` (reading it
+   * asks the source for the whole history).
+   */
+  asIs?: true;
+};
+
+/**
+ * The caller's full history, read only as far as a call needs (see `prepare({ history })`):
+ * an adapter that keeps its framework's messages passes one instead of converting them all.
+ */
+export type HistorySource = {
+  /** How many messages the history holds. */
+  readonly length: number;
+  /**
+   * The messages from index `from` to the end, as core messages. The session asks for the
+   * ones after what it holds (usually the new ones), and for all of them only when it needs
+   * the old messages (a compaction, an overflow recovery, `history()`, `context()`, an edit).
+   * The first `length` of what it returns must not change while the session holds the source.
+   */
+  messages(from: number): readonly Message[];
+  /**
+   * How this history relates to an earlier source of the same caller: its first `unchanged`
+   * messages are those `source` had (same ids, same content). The session takes it on trust
+   * only when `source` is the one it was last brought in line with and nothing else changed
+   * its history since; otherwise it compares every id.
+   * @default undefined (every id is compared)
+   */
+  readonly since?: { readonly source: HistorySource; readonly unchanged: number };
 };
 
 /** Figures for a status line: "62% of 200K used, 2 compactions". */
@@ -108,6 +139,24 @@ export type SessionStats = {
   contextMessages: number;
 };
 
+/** Options of {@link CompactionSession.prepare}. */
+export type PrepareOptions = {
+  /** The framework's full history, converted (see `prepare`). */
+  messages?: readonly Message[];
+  /**
+   * The framework's full history as a source read only as far as needed, instead of
+   * `messages` (not both). With a session that does not persist its history
+   * (`persistHistory: false`), no compaction state and a usage record that covers the
+   * history, a call far below the trigger reads only the new messages and the session
+   * keeps only the ids of the old ones ("counted, not loaded"); anything that needs the
+   * old messages asks the source for them.
+   * @default undefined
+   */
+  history?: HistorySource;
+  /** Aborts a compaction this call runs. */
+  signal?: AbortSignal;
+};
+
 export type CompactionSession = {
   readonly sessionId: string;
   /** Appends to the display history (validated; ids must be new). */
@@ -115,10 +164,13 @@ export type CompactionSession = {
   /**
    * Call before every model call. With `messages`, first brings the history in
    * line with them (the framework's full history: new messages are appended; a
-   * history that diverged, e.g. an edited message, starts a new branch). Then
+   * history that diverged, e.g. an edited message, starts a new branch). With
+   * `history`, the same, reading of the source only what the call needs. Then
    * compacts when the policy says so and returns the context for the model.
+   *
+   * @throws {InvalidSettingsError} when given both `messages` and `history`.
    */
-  prepare(options?: { messages?: readonly Message[]; signal?: AbortSignal }): Promise<PreparedContext>;
+  prepare(options?: PrepareOptions): Promise<PreparedContext>;
   /** Records the provider-reported usage of the call made with the last prepared context. */
   recordUsage(usage: MessageUsage): Promise<void>;
   /** Manual compaction (`/compact [focus]`). Returns undefined when there is nothing to compact. */

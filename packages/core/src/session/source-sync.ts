@@ -1,0 +1,201 @@
+import { parseMessages } from '../messages/parse-messages.js';
+import type { Message } from '../messages/types.js';
+import type { UsageRecord } from '../store/session-store.js';
+import type { TokenCache } from '../tokens/create-token-cache.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import type { CallCycle, CountedCall } from './call-cycle.js';
+import type { ContextCache } from './context-cache.js';
+import type { ConversationState } from './conversation-state.js';
+import {
+  appendCounted,
+  appendsAsIs,
+  type CountedFigures,
+  type CountedHistory,
+  countedCommonLength,
+  countedEstimate,
+  countedTokens,
+  countedUpperBound,
+  countedUsage,
+  countHistory,
+} from './counted-history.js';
+import type { SessionPersistence } from './session-persistence.js';
+import type { TokenEstimate } from './token-estimate.js';
+import { usageCoversHistory } from './token-estimate.js';
+import type { HistorySource, PreparedContext } from './types.js';
+
+/** The session's parts a {@link createSourceSync} works with. */
+export type SourceSyncOptions = {
+  conversation: ConversationState;
+  persistence: SessionPersistence;
+  cycle: CallCycle;
+  estimate: TokenEstimate;
+  context: ContextCache;
+  cache: TokenCache;
+  counter: TokenCounter;
+  /** Whether the session writes its history to the store (then it is never held counted). */
+  persistHistory: boolean;
+  /** Runs a task after any compaction in flight (the session's single flight). */
+  singleFlight<T>(task: () => Promise<T>): Promise<T>;
+  /** The session's `prepare({ messages })` sync: append, or a branch. */
+  sync(messages: readonly Message[]): Promise<void>;
+};
+
+/** How a session brings its history in line with a {@link HistorySource} (see {@link createSourceSync}). */
+export type SourceSync = {
+  /**
+   * Brings the history in line with `source`. Resolves to the prepared call when it took
+   * the fast path over a history held counted, not loaded; otherwise to undefined, with the
+   * history loaded and synced, for the session's `prepare` to go on as with `messages`.
+   */
+  prepare(source: HistorySource): Promise<PreparedContext | undefined>;
+  /** Loads a history held counted back from the last source (before anything that reads the messages). */
+  load(): Promise<void>;
+  /** Forgets the counted history and the last source (after a clear: the history is empty). */
+  forget(): void;
+};
+
+/**
+ * "Counted, not loaded": a session given its history as a source keeps, while the
+ * context is the history itself and a usage record stands for it, only the ids of
+ * its messages and those the record does not cover yet (`counted-history.ts`) — a few
+ * bytes a message. A call far below the trigger then reads only the new messages: the
+ * append-or-branch decision is `planSync`'s over the ids (from where the source says
+ * its messages are unchanged since the last call, when the session can trust it: the
+ * same source it was last brought in line with, and nothing else changed the history
+ * since), the bound and the call's record are the fast path's over the tail. Anything
+ * else — a compaction to consider, an edit, a context tool, `history()` — first loads
+ * the messages from the source and goes the full way.
+ */
+export function createSourceSync(options: SourceSyncOptions): SourceSync {
+  const { conversation, persistence, cycle, estimate, context, cache, counter, persistHistory } = options;
+  /** The history while it is held counted, not loaded. */
+  let counted: CountedHistory | undefined;
+  /** The source the history was last brought in line with, and the history's mark right after. */
+  let synced: { source: HistorySource; mark: string } | undefined;
+
+  /** Changes whenever the history changes in any way but a sync from a source (epoch and length). */
+  const mark = () => `${conversation.epoch}:${counted ? counted.ids.length : conversation.history.length}`;
+
+  /** How many first messages of `source` are those of the history, by the source's word, when it can be taken. */
+  function trusted(source: HistorySource): number {
+    const since = source.since;
+    if (!since || !synced || synced.source !== since.source || synced.mark !== mark()) return 0;
+    return Number.isInteger(since.unchanged) && since.unchanged > 0 ? since.unchanged : 0;
+  }
+
+  /**
+   * What the call cycle reads of a counted history: the usage record that stands for it and
+   * the tail after it, taken when the cycle asks for the bound (after it saved a pending
+   * usage report, as the full path does); later appends push onto the same tail, behind them.
+   */
+  function countedCall(history: CountedHistory, source: HistorySource): CountedCall {
+    const length = history.ids.length;
+    let taken: { usage: UsageRecord; at: CountedHistory; figures: CountedFigures } | undefined;
+    return {
+      length,
+      lastMessageId: history.ids[length - 1],
+      upperBound() {
+        const usage = countedUsage(conversation.record, history);
+        if (!usage) return undefined;
+        taken = {
+          usage,
+          at: { ids: history.ids, tail: history.tail, tailFrom: history.tailFrom },
+          figures: { cache, counter, ratio: estimate.ratio() },
+        };
+        return countedUpperBound(taken.at, usage, taken.figures);
+      },
+      // Read only after `upperBound` cleared the call.
+      counted: (upTo) => countedTokens(taken!.at, taken!.usage, upTo, cache),
+      estimate: () => countedEstimate(taken!.at, taken!.usage, taken!.figures),
+      messages: () => source.messages(0).slice(0, length) as Message[],
+    };
+  }
+
+  /** Makes `messages` the history as `planSync` makes a branch of a history without a compaction state. */
+  async function branchTo(messages: readonly Message[]): Promise<void> {
+    const branch = parseMessages(messages);
+    const record = { ...conversation.record, state: undefined, usage: undefined, stuckAtHistoryLength: undefined };
+    await persistence.switchBranch(branch, record);
+    counted = undefined;
+    cycle.reset('branch');
+  }
+
+  /** The counted history loaded from `source`, which has its messages; a branch when it has others. */
+  async function loadFrom(source: HistorySource): Promise<void> {
+    const history = counted;
+    if (!history) return;
+    const all = source.messages(0);
+    if (all.length !== history.ids.length || countedCommonLength(history, 0, all) !== all.length) {
+      // The source no longer has the counted messages (it broke its word): go on from what it has.
+      await branchTo(all);
+      synced = { source, mark: mark() };
+      return;
+    }
+    const messages = parseMessages(all);
+    counted = undefined;
+    conversation.apply({ replace: messages });
+    synced = { source, mark: mark() };
+  }
+
+  /** The fast path over the loaded history, which it then holds counted; undefined when not taken. */
+  async function countLoaded(source: HistorySource): Promise<PreparedContext | undefined> {
+    if (persistHistory || conversation.record.state) return undefined;
+    const { history, record } = conversation;
+    const usage = record.usage;
+    if (!usage || usage.countedTokens === undefined || usage.stateVersion !== 0) return undefined;
+    if (!usageCoversHistory(usage, history)) return undefined;
+    if (!cycle.countable(history.length, estimate.upperBound()) || !context.isHistory()) return undefined;
+    const held = countHistory(history, usage.historyLength);
+    const prepared = await options.singleFlight(() => cycle.prepareCounted(countedCall(held, source)));
+    if (!prepared || conversation.history !== history) return prepared;
+    counted = held;
+    conversation.apply({ replace: [] });
+    synced = { source, mark: mark() };
+    return prepared;
+  }
+
+  return {
+    async prepare(source) {
+      const from = trusted(source);
+      const history = counted;
+      if (!history) {
+        const held = conversation.history.length;
+        if (from >= held && source.length >= held) {
+          const added = source.messages(held);
+          parseMessages(added, { existingIds: conversation.ids });
+          await persistence.append(added);
+        } else {
+          await options.sync(source.messages(0));
+        }
+        synced = { source, mark: mark() };
+        return countLoaded(source);
+      }
+      const held = history.ids.length;
+      const start = Math.min(from, held, source.length);
+      const rest = source.messages(start);
+      if (countedCommonLength(history, start, rest) < held) {
+        // Another id before the end (an edit, a removal, an insert): a branch, as `planSync` makes it.
+        await branchTo(start === 0 ? rest : source.messages(0));
+        synced = { source, mark: mark() };
+        return undefined;
+      }
+      const added = rest.slice(held - start);
+      parseMessages(added, { existingIds: { has: (id) => history.ids.includes(id) } });
+      appendCounted(history, added);
+      synced = { source, mark: mark() };
+      const prepared = appendsAsIs(added)
+        ? await options.singleFlight(() => cycle.prepareCounted(countedCall(history, source)))
+        : undefined;
+      if (prepared) return prepared;
+      await loadFrom(source);
+      return undefined;
+    },
+    async load() {
+      if (counted && synced) await loadFrom(synced.source);
+    },
+    forget() {
+      counted = undefined;
+      synced = undefined;
+    },
+  };
+}
