@@ -28,6 +28,12 @@ function restored(messages: readonly BaseMessage[]): BaseMessage[] {
 
 type Fields = BaseMessage & { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] };
 
+/** The usage report of an AI message, as constructor fields. */
+function usageOf(message: BaseMessage): { usage_metadata?: AIMessage['usage_metadata'] } {
+  const usage = (message as AIMessage).usage_metadata;
+  return usage ? { usage_metadata: usage } : {};
+}
+
 /** Edits a message under its id the ways a thread can be changed between two runs (LangGraph's update by id). */
 const edits: { name: string; applies: (message: Fields) => boolean; edit: (message: Fields) => BaseMessage }[] = [
   {
@@ -82,6 +88,95 @@ const edits: { name: string; applies: (message: Fields) => boolean; edit: (messa
       }),
   },
   {
+    name: 'other tool arguments',
+    applies: (message) => (message.tool_calls?.length ?? 0) > 0,
+    edit: (message) =>
+      new AIMessage({
+        id: message.id!,
+        content: message.content,
+        tool_calls: message.tool_calls!.map((call, index) => ({
+          ...call,
+          args: index === 0 ? { ...call.args, edited: [1, 'two'] } : call.args,
+        })),
+        ...usageOf(message),
+      }),
+  },
+  {
+    name: 'a usage report changed, added or dropped',
+    applies: (message) => message.type === 'ai',
+    edit: (message) => {
+      const usage = (message as AIMessage).usage_metadata;
+      return new AIMessage({
+        id: message.id!,
+        content: message.content,
+        ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}),
+        ...(usage?.output_tokens === 0
+          ? {}
+          : {
+              usage_metadata: {
+                input_tokens: (usage?.input_tokens ?? 0) + 1,
+                output_tokens: 0,
+                total_tokens: (usage?.input_tokens ?? 0) + 1,
+              },
+            }),
+      });
+    },
+  },
+  {
+    name: "core's own entry added to additional_kwargs",
+    applies: (message) => message.type === 'human',
+    edit: (message) =>
+      new HumanMessage({
+        id: message.id!,
+        content: message.content as string,
+        additional_kwargs: { compaction: { kind: 'summary', version: 1 } },
+      }),
+  },
+  {
+    name: 'a text block edited inside block content',
+    applies: (message) =>
+      message.type === 'human' &&
+      Array.isArray(message.content) &&
+      message.content.some((block) => (block as { type?: string }).type === 'text'),
+    edit: (message) => {
+      let edited = false;
+      const content = (message.content as { type?: string; text?: string }[]).map((block) => {
+        if (edited || block.type !== 'text') return block;
+        edited = true;
+        return { ...block, text: `${block.text}!` };
+      });
+      return new HumanMessage({ id: message.id!, content: content as HumanMessage['content'] });
+    },
+  },
+  {
+    name: "a result's status flipped",
+    applies: (message) => message.type === 'tool',
+    edit: (message) => {
+      const result = message as ToolMessage;
+      return new ToolMessage({
+        id: result.id!,
+        content: result.content,
+        tool_call_id: result.tool_call_id,
+        ...(result.name !== undefined ? { name: result.name } : {}),
+        status: result.status === 'error' ? 'success' : 'error',
+      });
+    },
+  },
+  {
+    name: 'a result named otherwise',
+    applies: (message) => message.type === 'tool',
+    edit: (message) => {
+      const result = message as ToolMessage;
+      return new ToolMessage({
+        id: result.id!,
+        content: result.content,
+        tool_call_id: result.tool_call_id,
+        name: `${result.name ?? 'tool'}_other`,
+        ...(result.status ? { status: result.status } : {}),
+      });
+    },
+  },
+  {
     name: 'a result moved to another call',
     applies: (message) => message.type === 'tool',
     edit: (message) =>
@@ -116,20 +211,19 @@ describe('a conversation given back as new objects (property)', () => {
   });
 
   it('converts again when a message it held was edited under its id', () => {
+    // Each kind of edit at any message it applies to: the position is picked among those.
     const editable = conversation
       .filter((messages) => messages.length > 0)
       .chain((messages) =>
-        fc.tuple(
-          fc.constant(messages),
-          fc.nat({ max: messages.length - 1 }),
-          fc.constantFrom(...edits.map((edit) => edit.name)),
-        ),
+        fc.tuple(fc.constant(messages), fc.nat(), fc.constantFrom(...edits.map((edit) => edit.name))),
       );
     fc.assert(
-      fc.property(editable, ([messages, at, name]) => {
+      fc.property(editable, ([messages, pick, name]) => {
         assignMessageIds(messages);
         const edit = edits.find((candidate) => candidate.name === name)!;
-        fc.pre(edit.applies(messages[at] as Fields));
+        const applicable = messages.flatMap((message, index) => (edit.applies(message as Fields) ? [index] : []));
+        fc.pre(applicable.length > 0);
+        const at = applicable[pick % applicable.length]!;
         const previous = extendToCore(undefined, messages);
         const held = previous.result[at];
         const now = restored(messages);
@@ -142,6 +236,7 @@ describe('a conversation given back as new objects (property)', () => {
         for (const [index, message] of fromCoreContext(grown.result, grown).result.entries())
           expect(message).toBe(now[index]);
       }),
+      { numRuns: 400 },
     );
   });
 

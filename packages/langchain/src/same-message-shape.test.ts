@@ -131,4 +131,29 @@ describe('sameMessageShape', () => {
       true,
     );
   });
+
+  it('reads only what the conversion reads of each type: a name outside tool results, metadata and other kwargs do not count', () => {
+    const fields = { id: 'a', content: 'x', response_metadata: { model: 'm1' }, additional_kwargs: { seed: 1 } };
+    expect(
+      sameMessageShape(
+        new AIMessage({ ...fields, name: 'bot' }),
+        new AIMessage({ ...fields, name: 'other', response_metadata: { model: 'm2' }, additional_kwargs: { seed: 2 } }),
+      ),
+    ).toBe(true);
+    expect(
+      sameMessageShape(
+        new HumanMessage({ id: 'h', content: 'x', name: 'ann' }),
+        new HumanMessage({ id: 'h', content: 'x', name: 'bob' }),
+      ),
+    ).toBe(true);
+    // What the conversion does read of the same messages still counts.
+    expect(
+      sameMessageShape(
+        new HumanMessage({ id: 'h', content: 'x' }),
+        new HumanMessage({ id: 'h', content: 'x', additional_kwargs: { compaction: { kind: 'summary' } } }),
+      ),
+    ).toBe(false);
+    const result = (name: string) => new ToolMessage({ id: 't', tool_call_id: 'c1', content: 'body', name });
+    expect(sameMessageShape(result('read_file'), result('write_file'))).toBe(false);
+  });
 });

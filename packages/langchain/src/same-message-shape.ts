@@ -2,6 +2,8 @@ import { sameContent } from '@compaction/core/internal';
 import type { BaseMessage } from '@langchain/core/messages';
 import { COMPACTION_KWARG } from './compaction-kwarg.js';
 
+type ToolCallFields = { id?: string; name: string; args?: unknown };
+
 type Fields = {
   id?: string;
   type?: string;
@@ -9,7 +11,7 @@ type Fields = {
   name?: string;
   status?: string;
   content?: unknown;
-  tool_calls?: { id?: string; name: string; args?: unknown }[];
+  tool_calls?: ToolCallFields[];
   tool_call_id?: string;
   usage_metadata?: { input_tokens?: number; output_tokens?: number };
   additional_kwargs?: Record<string, unknown>;
@@ -18,15 +20,21 @@ type Fields = {
 /**
  * Whether `now` can stand for `before` in a conversion: another object a
  * checkpointer or a chat-history backend gave back for the same message. It
- * compares every field the conversion to core reads — class, `id`, `type`, a
- * `ChatMessage`'s `role`, `name`, `status`, `tool_call_id`, the content (texts and blocks whole), the tool
- * calls with their arguments, the input and output tokens of `usage_metadata` and
- * core's own `additional_kwargs` entry, values by core's `sameContent` — so an edit
- * anywhere the conversion looks is seen, and nothing else is read. Whole texts cost
- * little here: comparing two strings is one memory compare, and the pass over a
- * restored thread is bound by reading each message once. The id and the content
- * come first (an edit most often shows there), and a text is compared directly,
- * without a call into the generic comparison.
+ * compares exactly the fields the conversion to core (`toCoreMessages`) reads of
+ * a message of that type, values by core's `sameContent`, so an edit anywhere the
+ * conversion looks is seen, and nothing else is read:
+ *
+ * - every message: class, `id`, `type`, the content (texts and blocks whole) and
+ *   core's own `additional_kwargs` entry;
+ * - an AI message: its tool calls (id, name, arguments) and the input and output
+ *   tokens of `usage_metadata`;
+ * - a tool message: `tool_call_id`, `name` and `status`;
+ * - a `ChatMessage`: its `role`, and the tool calls and usage of an assistant's.
+ *
+ * Fields other types do not have are not looked up (a missing property walks the
+ * prototype chain): a restored thread is thousands of messages, each read once.
+ * The id and the text come first, as an edit most often shows there; two texts
+ * are equal or not by one comparison.
  */
 export function sameMessageShape(before: BaseMessage, now: BaseMessage): boolean {
   if (before === now) return true;
@@ -35,19 +43,27 @@ export function sameMessageShape(before: BaseMessage, now: BaseMessage): boolean
   if (a.id !== b.id) return false;
   const content = a.content;
   const other = b.content;
-  // Two texts: equal or not by one comparison; blocks: value by value.
   if (content !== other && (typeof content === 'string' || !sameContent(content, other))) return false;
-  return (
-    a.type === b.type &&
-    a.role === b.role &&
-    Object.getPrototypeOf(before) === Object.getPrototypeOf(now) &&
-    a.tool_call_id === b.tool_call_id &&
-    a.name === b.name &&
-    a.status === b.status &&
-    sameToolCalls(a.tool_calls, b.tool_calls) &&
-    sameUsage(a.usage_metadata, b.usage_metadata) &&
-    sameKwarg(a.additional_kwargs, b.additional_kwargs)
-  );
+  const type = a.type;
+  if (type !== b.type || Object.getPrototypeOf(before) !== Object.getPrototypeOf(now)) return false;
+  if (!sameKwarg(a.additional_kwargs, b.additional_kwargs)) return false;
+  switch (type) {
+    case 'human':
+    case 'system':
+    case 'developer':
+      return true;
+    case 'ai':
+      return sameToolCalls(a.tool_calls, b.tool_calls) && sameUsage(a.usage_metadata, b.usage_metadata);
+    case 'tool':
+      return a.tool_call_id === b.tool_call_id && a.name === b.name && a.status === b.status;
+    case 'generic':
+      return (
+        a.role === b.role && sameToolCalls(a.tool_calls, b.tool_calls) && sameUsage(a.usage_metadata, b.usage_metadata)
+      );
+    default:
+      // A type the conversion does not take (it throws): never the same as something converted.
+      return false;
+  }
 }
 
 function sameToolCalls(a: Fields['tool_calls'], b: Fields['tool_calls']): boolean {
