@@ -1,7 +1,7 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import type { Message } from '../messages/types.js';
 import { COMMIT_LINE, commitLine, HISTORY_FORMAT_LINE } from './history-format.js';
-import { createHistoryParser } from './history-parser.js';
+import { parseHistoryFile } from './parse-history-file.js';
 
 const NEWLINE = 0x0a;
 const SCAN_CHUNK = 64 * 1024;
@@ -17,14 +17,7 @@ export type FileStoreWarning = {
 };
 
 /**
- * Bytes read per read call of a history: the lines read so far are decoded while
- * the next piece is being read (on libuv's thread pool), so most of the read is
- * hidden behind the decoding.
- */
-export const HISTORY_READ_CHUNK = 1024 * 1024;
-
-/**
- * Reads a JSONL history file (see `parseHistoryFile`): the messages from
+ * Reads a JSONL history file (see {@link parseHistoryFile}): the messages from
  * `from` on (those before are counted, not decoded) and the history's length.
  * A missing file is an empty history. The last line counts only once its
  * newline is written: an unterminated last line is what a crash during an
@@ -33,51 +26,41 @@ export const HISTORY_READ_CHUNK = 1024 * 1024;
  * that is no valid message) is corruption and throws `InvalidStateError`
  * naming the file and line.
  *
- * The file is read into one buffer of its size (`readFile` would read 512 KiB
- * chunks into pieces and copy them together) in pieces of `chunk` bytes, and the
- * complete lines of each piece are decoded while the next one is read
- * ({@link createHistoryParser}): the same result as decoding the whole file
- * once read. The caller holds the session's lock, so the file does not change
- * underneath.
- *
  * @param from - Index of the first message to decode. @default 0
- * @param chunk - Bytes per read call. @default HISTORY_READ_CHUNK
  */
 export async function readHistoryFile(
   file: string,
   warn: (warning: FileStoreWarning) => void,
   from = 0,
-  chunk = HISTORY_READ_CHUNK,
 ): Promise<{ messages: Message[]; length: number }> {
-  let handle: FileHandle;
+  let data: Buffer;
   try {
-    handle = await open(file, 'r');
+    data = await readWholeFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { messages: [], length: 0 };
     throw error;
   }
+  return parseHistoryFile(data, file, warn, from);
+}
+
+/**
+ * The file's bytes, read with one read call of its size (`readFile` reads in 512 KiB
+ * chunks, each a round trip to the thread pool: 20 for a 10 MB history). The caller
+ * holds the session's lock, so the size does not change underneath.
+ */
+async function readWholeFile(file: string): Promise<Buffer> {
+  const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
     const data = Buffer.allocUnsafe(size);
-    const parser = createHistoryParser(data, file, warn, from);
-    // One read call takes at most 2 GiB.
-    const step = Number.isInteger(chunk) && chunk >= 1 ? Math.min(chunk, 2 ** 30) : HISTORY_READ_CHUNK;
-    const readAt = (position: number) => handle.read(data, position, Math.min(size - position, step), position);
     let filled = 0;
-    let reading = size > 0 ? readAt(0) : undefined;
-    while (reading) {
-      const { bytesRead } = await reading;
+    while (filled < size) {
+      // One read call takes at most 2 GiB: larger files are read in 1 GiB steps.
+      const { bytesRead } = await handle.read(data, filled, Math.min(size - filled, 2 ** 30), filled);
+      if (bytesRead === 0) break;
       filled += bytesRead;
-      // The next piece is read while this one is decoded.
-      reading = bytesRead > 0 && filled < size ? readAt(filled) : undefined;
-      try {
-        parser.advance(filled);
-      } catch (error) {
-        await reading?.catch(() => undefined);
-        throw error;
-      }
     }
-    return parser.finish(filled);
+    return filled === size ? data : data.subarray(0, filled);
   } finally {
     await handle.close();
   }

@@ -8,7 +8,6 @@ import { decodeMessage } from './codec/decode-message.js';
 import { encodeValue } from './codec/encode-value.js';
 import { type FileStoreWarning, readHistoryFile } from './history-file.js';
 import { COMMIT_LINE, HISTORY_FORMAT_LINE } from './history-format.js';
-import { createHistoryParser } from './history-parser.js';
 import { parseHistoryFile } from './parse-history-file.js';
 
 const FILE = '/sessions/s.history.jsonl';
@@ -207,40 +206,14 @@ describe('parseHistoryFile', () => {
   });
 });
 
-describe('createHistoryParser', () => {
-  it('fed the file in any pieces, reads it exactly as parseHistoryFile does at once', () => {
-    fc.assert(
-      fc.property(historyFile, fc.array(fc.nat(), { maxLength: 8 }), fc.nat({ max: 14 }), (text, cuts, from) => {
-        const bytes = Buffer.from(text, 'utf8');
-        const whole = outcome((warn) => parseHistoryFile(bytes, FILE, warn, from));
-        // The buffer is filled up to each cut in turn (anywhere: inside a line, a character, a newline).
-        const ends = [...cuts.map((cut) => cut % (bytes.length + 1)), bytes.length].sort((a, b) => a - b);
-        const pieces = outcome((warn) => {
-          const buffer = Buffer.alloc(bytes.length, 0x0a); // what is not read yet must not be read: newlines there would show
-          const parser = createHistoryParser(buffer, FILE, warn, from);
-          let filled = 0;
-          for (const end of ends) {
-            bytes.copy(buffer, filled, filled, end);
-            filled = end;
-            parser.advance(filled);
-          }
-          return parser.finish(filled);
-        });
-        expect(pieces).toEqual(whole);
-      }),
-      { numRuns: 1500 },
-    );
-  });
-});
-
 describe('readHistoryFile', () => {
   const dir = mkdtempSync(join(tmpdir(), 'compaction-read-history-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('reads a real file in pieces of any size exactly as parseHistoryFile reads its bytes', async () => {
+  it('reads a real file (good, torn, cut short, corrupt) exactly as parseHistoryFile reads its bytes', async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(historyFile, fc.integer({ min: 1, max: 64 }), fc.nat({ max: 14 }), async (text, chunk, from) => {
+      fc.asyncProperty(historyFile, fc.nat({ max: 14 }), async (text, from) => {
         const file = join(dir, `h${run++}.jsonl`);
         writeFileSync(file, text);
         const bytes = Buffer.from(text, 'utf8');
@@ -249,7 +222,7 @@ describe('readHistoryFile', () => {
         let actual: Outcome<unknown>;
         try {
           actual = {
-            messages: await readHistoryFile(file, (warning) => warnings.push(warning), from, chunk),
+            messages: await readHistoryFile(file, (warning) => warnings.push(warning), from),
             warnings,
           };
         } catch (error) {
@@ -268,7 +241,7 @@ describe('readHistoryFile', () => {
     expect(await readHistoryFile(empty, () => {})).toEqual({ messages: [], length: 0 });
   });
 
-  it('reads a history of several read pieces (the default 1 MiB) whole, naming a corrupt line past the first piece', async () => {
+  it('reads a long history of multi-byte text whole, and names a corrupt line near its end', async () => {
     const good = Array.from({ length: 3_000 }, (_, index) =>
       line({ id: `m${index}`, role: 'user', parts: [{ type: 'text', text: `${index} ${'é→x'.repeat(300)}` }] }),
     );
