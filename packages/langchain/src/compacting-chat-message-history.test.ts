@@ -196,4 +196,38 @@ describe('CompactingChatMessageHistory in RunnableWithMessageHistory', () => {
     expect(context[0]).toSatisfy(isSummaryMessage);
     expect(context.length).toBeLessThan(8);
   });
+
+  it('with usage reported and far below the trigger returns the wrapped messages themselves, and compacts once the reports cross it', async () => {
+    const full = new InMemoryChatMessageHistory();
+    const events: CompactionEvent[] = [];
+    const history = new CompactingChatMessageHistory({
+      sessionId: 'reported',
+      history: full,
+      store: memoryStore(),
+      settings,
+      onEvent: (event) => events.push(event),
+    });
+    const compacted = () => events.some((event) => event.type === 'compaction:end');
+    for (let turn = 0; turn < 60 && !compacted(); turn += 1) {
+      await history.addMessages([new HumanMessage(`Question ${turn}: ${prose(turn, 8)}`)]);
+      const sent = await history.getMessages();
+      if (!compacted()) {
+        const stored = await full.getMessages();
+        expect(sent).not.toBe(stored);
+        expect(sent).toHaveLength(stored.length);
+        for (const [index, message] of sent.entries()) expect(message).toBe(stored[index]);
+      }
+      const input = sentTokens(sent) + 50;
+      await history.addMessages([
+        new AIMessage({
+          content: `Answer ${turn}: ${prose(turn + 40, 8)}`,
+          usage_metadata: { input_tokens: input, output_tokens: 5, total_tokens: input + 5 },
+        }),
+      ]);
+    }
+    expect(compacted()).toBe(true);
+    const after = await history.getMessages();
+    expect(isSummaryMessage(after[0]!)).toBe(true);
+    expect(after.length).toBeLessThan((await full.getMessages()).length);
+  });
 });

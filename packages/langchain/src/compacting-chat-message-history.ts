@@ -5,6 +5,7 @@ import {
   type CompactionState,
   conversationTokenCache,
   createCompactionSession,
+  type HistorySource,
   type Message,
   memoryStore,
   type SessionStore,
@@ -61,7 +62,9 @@ type KeptSession = {
   store: ObservedStore;
   /** The wrapped history's messages → the session's history. */
   input?: Conversion<BaseMessage, Message>;
-  /** The prepared context → what `getMessages()` returned. */
+  /** The source the session was last brought in line with: the first messages of the next call's history. */
+  source?: HistorySource;
+  /** The prepared context → what `getMessages()` returned (none when it was the history as it is). */
   output?: Conversion<Message, BaseMessage>;
 };
 
@@ -106,21 +109,22 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
   override async getMessages(): Promise<BaseMessage[]> {
     const kept = this.#kept;
     this.#kept = undefined; // a concurrent call makes its own session
-    // What the kept session holds: its conversion is extended in place below.
-    const heldLength = kept?.input?.result.length ?? 0;
     const input = await this.#coreHistory(kept?.input);
     const reused = kept && (await this.#canReuse(kept, input.result)) ? kept : undefined;
     const current = reused ?? this.#newSession();
-    // A kept session holds the first `heldLength` messages (`#canReuse`): it takes the new ones, core compares nothing again.
-    const prepared = reused
-      ? await prepareGrown(reused.session, input.result, heldLength)
-      : await current.session.prepare({ messages: input.result });
+    // A kept session holds the kept source's messages, the first of the history (`#canReuse`): it reads only the rest.
+    const { prepared, source } = await prepareGrown(current.session, input.result, reused?.source);
+    this.#prepared = current.session;
+    if (prepared.asIs) {
+      // The context is the wrapped history as it is: its messages are returned, nothing converted back.
+      this.#kept = { session: current.session, store: current.store, input, source };
+      return input.source.slice();
+    }
     // A backend that gives back other objects (Redis, Postgres) is answered with those, not the ones converted.
     const output = input.restored
       ? fromCoreContext(prepared.messages, input)
       : extendFromCore(kept?.output, prepared.messages);
-    this.#prepared = current.session;
-    this.#kept = { ...current, input, output };
+    this.#kept = { session: current.session, store: current.store, input, source, output };
     return output.result.slice();
   }
 

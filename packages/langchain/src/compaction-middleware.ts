@@ -3,6 +3,7 @@ import {
   conversationCacheKey,
   conversationTokenCache,
   createCompactionSession,
+  type HistorySource,
   InvalidMessageError,
   type Message,
   type SessionRecord,
@@ -103,11 +104,11 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
       const manual = request.state[COMPACTION_REQUEST_KEY];
       const threadKey = conversationCacheKey(sessionId, model);
       const kept = sessions.take(threadKey);
-      // What the kept session holds: its conversion is extended in place below.
-      const heldLength = kept?.input.result.length ?? 0;
       let thread: ThreadSession | undefined;
       let input: Conversion<BaseMessage, Message>;
-      let output: Conversion<Message, BaseMessage>;
+      let output: Conversion<Message, BaseMessage> | undefined;
+      let source: HistorySource;
+      let sent: BaseMessage[];
       try {
         input = extendToCore(kept?.input, request.messages);
         const history = input.result;
@@ -133,14 +134,27 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
             signal,
           });
         }
-        const prepared =
-          thread === kept?.thread
-            ? await prepareGrown(thread.session, history, heldLength, signal)
-            : await thread.session.prepare({ messages: history, signal });
-        // A thread restored from a checkpointer is sent as restored, not as it was converted.
-        output = input.restored
-          ? fromCoreContext(prepared.messages, input)
-          : extendFromCore(kept?.output, prepared.messages);
+        // A kept session holds the kept source's messages, the first of `history` (`canReuse`): it reads only the rest.
+        const grown = await prepareGrown(
+          thread.session,
+          history,
+          thread === kept?.thread ? kept.source : undefined,
+          signal,
+        );
+        source = grown.source;
+        const { prepared } = grown;
+        if (prepared.asIs) {
+          // The context is the state's messages as they are (restored ones too): sent as they came, nothing converted back.
+          output = undefined;
+          sent = request.messages;
+        } else {
+          // A thread restored from a checkpointer is sent as restored, not as it was converted.
+          output = input.restored
+            ? fromCoreContext(prepared.messages, input)
+            : extendFromCore(kept?.output, prepared.messages);
+          // A copy: what the handler does with its messages must not reach the kept conversion.
+          sent = output.result.slice();
+        }
       } catch (error) {
         // Messages core cannot take (a legacy type, duplicate ids): the call goes out as it came.
         if (!InvalidMessageError.isInstance(error)) throw error;
@@ -154,8 +168,6 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
         });
         return handler(request);
       }
-      // A copy: what the handler does with its messages must not reach the kept conversion.
-      let sent = output.result.slice();
       const { session } = thread;
       const response: AIMessage = await retryOnOverflow({
         call: () => handler({ ...request, messages: sent }),
@@ -178,7 +190,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
           update[COMPACTION_STATE_KEY] = { ...record, usage: { ...record.usage, historyLength: sent.length } };
       } else {
         // The state keeps its messages and gets this record: the thread's next call can go on from here.
-        sessions.keep(threadKey, { thread, setup, record, input, output });
+        sessions.keep(threadKey, { thread, setup, record, input, source, ...(output ? { output } : {}) });
       }
       return Object.keys(update).length > 0 ? new Command({ update }) : response;
     },

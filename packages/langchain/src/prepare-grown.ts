@@ -1,17 +1,21 @@
-import type { CompactionSession, Message, PreparedContext } from '@compaction/core';
+import type { CompactionSession, HistorySource, Message, PreparedContext } from '@compaction/core';
+import { conversionSource } from './conversion-source.js';
 
 /**
- * `prepare` for a kept session whose history is the first `heldLength` messages of
- * `history` (the caller checked it: the conversion grew in place): the new messages
- * are appended and the session prepares on what it holds — core need not compare
- * the whole list again.
+ * `prepare` over a conversion's core messages (`history`), given to the session as a
+ * source ({@link conversionSource}). With `previous` — the source of the call before,
+ * whose messages are the first `previous.length` of `history` (the caller checked it:
+ * the conversion grew in place, or took over restored objects of the same messages) —
+ * the session compares nothing again and reads only the new messages. Returns the
+ * prepared context and the source, for the next call's `previous`.
  */
 export async function prepareGrown(
   session: CompactionSession,
   history: readonly Message[],
-  heldLength: number,
+  previous: HistorySource | undefined,
   signal?: AbortSignal,
-): Promise<PreparedContext> {
-  if (history.length > heldLength) await session.append(history.slice(heldLength));
-  return session.prepare({ signal });
+): Promise<{ prepared: PreparedContext; source: HistorySource }> {
+  const source = conversionSource(history, previous ? { source: previous, unchanged: previous.length } : undefined);
+  const prepared = await session.prepare({ history: source, ...(signal ? { signal } : {}) });
+  return { prepared, source };
 }

@@ -1,6 +1,7 @@
 import { createCompactionSession, type Message, type SessionRecord } from '@compaction/core';
 import { describe, expect, it } from 'vitest';
 import { agentStateStore } from './agent-state-store.js';
+import { conversionSource } from './conversion-source.js';
 import { canReuse, type KeptThread, threadSession, threadSessions } from './thread-sessions.js';
 
 const message = (id: string): Message => ({ id, role: 'user', parts: [{ type: 'text', text: `message ${id}` }] });
@@ -11,6 +12,7 @@ function kept(history: Message[], record: SessionRecord | undefined, setup: unkn
     setup,
     record,
     input: { source: [], result: history },
+    source: conversionSource(history),
     output: { source: [], result: [] },
   };
 }

@@ -1,6 +1,7 @@
 import {
   type CompactionSession,
   createConversationCache,
+  type HistorySource,
   heldMessagesBytes,
   type Message,
   processConversationMemory,
@@ -31,8 +32,10 @@ export type KeptThread = {
   record: SessionRecord | undefined;
   /** The state's messages → the session's history. */
   input: Conversion<BaseMessage, Message>;
-  /** The prepared context → the messages the model was sent. */
-  output: Conversion<Message, BaseMessage>;
+  /** The source the session was last brought in line with: the first messages of the next call's history. */
+  source: HistorySource;
+  /** The prepared context → the messages the model was sent (none when the context was the state's messages as they are). */
+  output?: Conversion<Message, BaseMessage>;
 };
 
 /**
