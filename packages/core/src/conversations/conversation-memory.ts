@@ -146,6 +146,28 @@ export function processConversationMemory(): ConversationMemory {
   return processMemory;
 }
 
+/**
+ * Estimated bytes the conversations a process holds "counted, not loaded" may take
+ * (160 MiB): a conversation whose session keeps only its ids' hashes and the messages
+ * after its usage record (`prepare({ history })`), ~15 KB for 200 messages instead of
+ * 90–150 KB loaded, so some 11,000 of them. Apart from {@link PROCESS_CONVERSATION_BYTES},
+ * so a few hundred loaded conversations do not push out thousands of counted ones, nor
+ * these the loaded ones.
+ */
+export const PROCESS_COUNTED_CONVERSATION_BYTES = 160 * 2 ** 20;
+
+let countedMemory: ConversationMemory | undefined;
+
+/**
+ * The process's budget for conversations held counted, not loaded
+ * ({@link PROCESS_COUNTED_CONVERSATION_BYTES}); an adapter keeps a conversation here
+ * while its session holds it counted and in {@link processConversationMemory} otherwise.
+ */
+export function processCountedConversationMemory(): ConversationMemory {
+  countedMemory ??= createConversationMemory(PROCESS_COUNTED_CONVERSATION_BYTES);
+  return countedMemory;
+}
+
 /** The ledger of a budget made by {@link createConversationMemory} (internal to the caches). */
 export function memoryLedger(memory: ConversationMemory): MemoryLedger {
   const ledger = ledgers.get(memory);

@@ -3,7 +3,9 @@ export {
   type ConversationMemory,
   createConversationMemory,
   PROCESS_CONVERSATION_BYTES,
+  PROCESS_COUNTED_CONVERSATION_BYTES,
   processConversationMemory,
+  processCountedConversationMemory,
 } from './conversation-memory.js';
 export { conversationTokenCache } from './conversation-token-cache.js';
 export {

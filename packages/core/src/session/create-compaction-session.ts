@@ -161,6 +161,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       checkUsage(usage);
       await load();
       await cycle.recordUsage(usage);
+      sources.settle();
     },
     async compact(compactOptions = {}) {
       checkCompactOptions(compactOptions);

@@ -17,6 +17,8 @@ import {
   countedUpperBound,
   countedUsage,
   countHistory,
+  lastCountedId,
+  mayHoldId,
 } from './counted-history.js';
 import type { SessionPersistence } from './session-persistence.js';
 import type { TokenEstimate } from './token-estimate.js';
@@ -52,14 +54,16 @@ export type SourceSync = {
   load(): Promise<void>;
   /** Forgets the counted history and the last source (after a clear: the history is empty). */
   forget(): void;
+  /** After a usage report: lets go of the tail messages the record now covers. */
+  settle(): void;
 };
 
 /**
  * "Counted, not loaded": a session given its history as a source keeps, while the
- * context is the history itself and a usage record stands for it, only the ids of
- * its messages and those the record does not cover yet (`counted-history.ts`) — a few
- * bytes a message. A call far below the trigger then reads only the new messages: the
- * append-or-branch decision is `planSync`'s over the ids (from where the source says
+ * context is the history itself and a usage record stands for it, only a hash of each
+ * message's id and the messages the record does not cover yet (`counted-history.ts`) —
+ * eight bytes a message. A call far below the trigger then reads only the new messages: the
+ * append-or-branch decision is `planSync`'s over the ids' hashes (from where the source says
  * its messages are unchanged since the last call, when the session can trust it: the
  * same source it was last brought in line with, and nothing else changed the history
  * since), the bound and the call's record are the fast path's over the tail. Anything
@@ -74,39 +78,39 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
   let synced: { source: HistorySource; mark: string } | undefined;
 
   /** Changes whenever the history changes in any way but a sync from a source (epoch and length). */
-  const mark = () => `${conversation.epoch}:${counted ? counted.ids.length : conversation.history.length}`;
+  const mark = () => `${conversation.epoch}:${counted ? counted.length : conversation.history.length}`;
 
   /** How many first messages of `source` are those of the history, by the source's word, when it can be taken. */
   function trusted(source: HistorySource): number {
+    if (synced && synced.source === source && synced.mark === mark()) return source.length; // the very same again
     const since = source.since;
     if (!since || !synced || synced.source !== since.source || synced.mark !== mark()) return 0;
     return Number.isInteger(since.unchanged) && since.unchanged > 0 ? since.unchanged : 0;
   }
 
   /**
-   * What the call cycle reads of a counted history: the usage record that stands for it and
-   * the tail after it, taken when the cycle asks for the bound (after it saved a pending
-   * usage report, as the full path does); later appends push onto the same tail, behind them.
+   * What the call cycle reads of a counted history: the usage record that stands for it,
+   * taken when the cycle asks for the bound (after it saved a pending usage report, as the
+   * full path does), and the history as it is when read (its tail is let go of only once a
+   * usage report covers it, and a call is recorded before that).
    */
   function countedCall(history: CountedHistory, source: HistorySource): CountedCall {
-    const length = history.ids.length;
-    let taken: { usage: UsageRecord; at: CountedHistory; figures: CountedFigures } | undefined;
+    const length = history.length;
+    const lastMessageId = lastCountedId(history);
+    let taken: { usage: UsageRecord; figures: CountedFigures } | undefined;
     return {
       length,
-      lastMessageId: history.ids[length - 1],
+      lastMessageId,
       upperBound() {
         const usage = countedUsage(conversation.record, history);
         if (!usage) return undefined;
-        taken = {
-          usage,
-          at: { ids: history.ids, tail: history.tail, tailFrom: history.tailFrom },
-          figures: { cache, counter, ratio: estimate.ratio() },
-        };
-        return countedUpperBound(taken.at, usage, taken.figures);
+        taken = { usage, figures: { cache, counter, ratio: estimate.ratio() } };
+        return countedUpperBound(history, usage, taken.figures);
       },
       // Read only after `upperBound` cleared the call.
-      counted: (upTo) => countedTokens(taken!.at, taken!.usage, upTo, cache),
-      estimate: () => countedEstimate(taken!.at, taken!.usage, taken!.figures),
+      counted: (upTo) => countedTokens(history, taken!.usage, upTo, cache),
+      estimate: () =>
+        countedEstimate(history, countedUsage(conversation.record, history) ?? taken!.usage, taken!.figures),
       messages: () => source.messages(0).slice(0, length) as Message[],
     };
   }
@@ -120,12 +124,12 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
     cycle.reset('branch');
   }
 
-  /** The counted history loaded from `source`, which has its messages; a branch when it has others. */
+  /** The counted history loaded from the first messages of `source`, which are its messages; a branch when they are others. */
   async function loadFrom(source: HistorySource): Promise<void> {
     const history = counted;
     if (!history) return;
-    const all = source.messages(0);
-    if (all.length !== history.ids.length || countedCommonLength(history, 0, all) !== all.length) {
+    const all = source.messages(0).slice(0, history.length);
+    if (all.length !== history.length || countedCommonLength(history, 0, all) !== all.length) {
       // The source no longer has the counted messages (it broke its word): go on from what it has.
       await branchTo(all);
       synced = { source, mark: mark() };
@@ -150,6 +154,7 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
     if (!prepared || conversation.history !== history) return prepared;
     counted = held;
     conversation.apply({ replace: [] });
+    context.current(); // the context cache lets go of the loaded context (rebuilt, empty, for the new epoch)
     synced = { source, mark: mark() };
     return prepared;
   }
@@ -170,7 +175,7 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
         synced = { source, mark: mark() };
         return countLoaded(source);
       }
-      const held = history.ids.length;
+      const held = history.length;
       const start = Math.min(from, held, source.length);
       const rest = source.messages(start);
       if (countedCommonLength(history, start, rest) < held) {
@@ -180,7 +185,15 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
         return undefined;
       }
       const added = rest.slice(held - start);
-      parseMessages(added, { existingIds: { has: (id) => history.ids.includes(id) } });
+      parseMessages(added);
+      if (added.some((message) => mayHoldId(history, message.id))) {
+        // A new id whose hash the history holds: checked against the ids themselves, the full way.
+        await loadFrom(source);
+        parseMessages(added, { existingIds: conversation.ids });
+        await persistence.append(added);
+        synced = { source, mark: mark() };
+        return undefined;
+      }
       appendCounted(history, added);
       synced = { source, mark: mark() };
       const prepared = appendsAsIs(added)
@@ -196,6 +209,9 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
     forget() {
       counted = undefined;
       synced = undefined;
+    },
+    settle() {
+      if (counted) countedUsage(conversation.record, counted);
     },
   };
 }
