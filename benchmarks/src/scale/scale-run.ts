@@ -5,7 +5,12 @@
  */
 
 import { conversationHistory } from '@compaction/bench-kit/synthetic-history';
-import { countMessageTokens, gptTokenizerCounter, processConversationMemory } from '@compaction/core';
+import {
+  countMessageTokens,
+  gptTokenizerCounter,
+  processConversationMemory,
+  processCountedConversationMemory,
+} from '@compaction/core';
 import { aiSdkScale } from './ai-sdk-scale.ts';
 import { langchainScale } from './langchain-scale.ts';
 import { mastraScale } from './mastra-scale.ts';
@@ -27,9 +32,10 @@ export type ScaleRun = {
   /** Heap of the histories as the framework holds them (MB). */
   historiesMB: number;
   /**
-   * Entries the process's conversation budget (`processConversationMemory()`) kept
-   * after the last call (one a conversation; the AI SDK adapter keeps a session and a
-   * conversion): past that many conversations, a round-robin finds none kept.
+   * Entries the process's conversation budgets (`processConversationMemory()`, and
+   * `processCountedConversationMemory()` for conversations held counted, not loaded) kept
+   * after the last call (one a conversation): past that many conversations, a round-robin
+   * finds none kept.
    */
   keptConversations?: number;
 };
@@ -92,7 +98,7 @@ async function main(): Promise<void> {
     firstCallMedian: median(first),
     heapMB: round((grown - withHistories) / 2 ** 20),
     historiesMB: round((withHistories - before) / 2 ** 20),
-    keptConversations: processConversationMemory().size,
+    keptConversations: processConversationMemory().size + processCountedConversationMemory().size,
   };
   console.log(JSON.stringify(run));
 }

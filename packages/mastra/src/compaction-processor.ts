@@ -1,6 +1,11 @@
-import { type CompactionSession, createConversationCache, type Message, type PreparedContext } from '@compaction/core';
+import {
+  type CompactionSession,
+  createConversationCache,
+  type HistorySource,
+  type PreparedContext,
+} from '@compaction/core';
 import { shouldRetryOnOverflow } from '@compaction/core/internal';
-import type { MessageList } from '@mastra/core/agent/message-list';
+import type { MastraDBMessage, MessageList } from '@mastra/core/agent/message-list';
 import type { LanguageModel as MastraLanguageModel } from '@mastra/core/llm';
 import type {
   ProcessAPIErrorArgs,
@@ -23,8 +28,16 @@ import { toCoreMessages } from './to-core-messages.js';
 /** One agent run: its conversation's session and what the run last prepared. */
 type Run = {
   thread: ThreadSession;
-  /** The core messages the last prepared context was made from: the first `length` of `messages`. */
-  input?: { messages: Message[]; length: number };
+  /**
+   * What the thread's `owner` holds for this run: a token, not the run, so a thread does not
+   * keep its last run's message list and prepared context alive once the run is over.
+   */
+  token: object;
+  /**
+   * What the last prepared context was made from: the history source (the same object again
+   * when nothing changed) and the first `length` of the run's Mastra messages `list`.
+   */
+  input?: { history: HistorySource; list: readonly MastraDBMessage[]; length: number };
   prepared?: PreparedContext;
   /** Whether the session had a compaction state when `prepared` was made. */
   compacted?: boolean;
@@ -125,7 +138,7 @@ export class CompactionProcessor implements Processor {
     const inputTokens = usage.inputTokens;
     await run.thread.exclusive(async () => {
       // The session's last prepared context is another run's (runs of one thread overlapped): not this usage's.
-      if (run.thread.owner !== run) return;
+      if (run.thread.owner !== run.token) return;
       await run.thread.session.recordUsage({
         inputTokens,
         ...(typeof usage.outputTokens === 'number' ? { outputTokens: usage.outputTokens } : {}),
@@ -141,10 +154,10 @@ export class CompactionProcessor implements Processor {
     const retry = await shouldRetryOnOverflow(args.error, (error) =>
       run.thread.exclusive(async () => {
         const { session } = run.thread;
-        if (run.thread.owner !== run && run.input) {
-          const messages = run.input.messages.slice(0, run.input.length);
-          await run.thread.prepare(messages, signalOption(args.abortSignal));
-          run.thread.owner = run;
+        if (run.thread.owner !== run.token && run.input) {
+          const history = run.thread.coreMessages.view(run.input.list.slice(0, run.input.length));
+          await run.thread.prepare(history, signalOption(args.abortSignal));
+          run.thread.owner = run.token;
         }
         run.input = undefined;
         return session.recoverFromOverflow(error, signalOption(args.abortSignal));
@@ -170,16 +183,16 @@ export class CompactionProcessor implements Processor {
     const current = run;
     const { thread } = current;
     await thread.exclusive(async () => {
-      const messages = thread.coreMessages.convert(messageList.get.all.db());
+      const list = messageList.get.all.db();
+      const history = thread.coreMessages.view(list);
       const { input } = current;
-      const unchanged = input?.messages === messages && input.length === messages.length;
-      if (current.prepared && unchanged && thread.owner === current) return;
-      const length = messages.length;
+      const unchanged = input?.history === history && input.length === list.length;
+      if (current.prepared && unchanged && thread.owner === current.token) return;
       current.input = undefined;
-      current.prepared = await thread.prepare(messages, signalOption(args.abortSignal));
+      current.prepared = await thread.prepare(history, signalOption(args.abortSignal));
       current.compacted = (await thread.session.state()) !== undefined;
-      current.input = { messages, length };
-      thread.owner = current;
+      current.input = { history, list, length: list.length };
+      thread.owner = current.token;
     });
     return current;
   }
@@ -200,7 +213,7 @@ export class CompactionProcessor implements Processor {
     const store = this.#options.store ? undefined : this.#threadStores.storeOf(thread);
     const key: ThreadKey = { sessionId, ids, modelId, model, ...(store ? { store } : {}) };
     this.#lastKeys.put(sessionId, key);
-    return { thread: this.#sessions.get(key) };
+    return { thread: this.#sessions.get(key), token: {} };
   }
 }
 

@@ -3,71 +3,10 @@ import type { MastraDBMessage, MastraMessagePart } from '@mastra/core/agent/mess
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversation } from './__fixtures__/mastra-arbitraries.js';
+import { apply, change } from './__fixtures__/mastra-changes.js';
 import { coreMessageCache } from './core-message-cache.js';
 import { hasToolOutput } from './part-to-core.js';
 import { toCoreMessages } from './to-core-messages.js';
-
-type ToolPart = Extract<MastraMessagePart, { type: 'tool-invocation' }>;
-
-/** What Mastra and other processors do to a run's message list between two model calls. */
-const change = fc.oneof(
-  fc.record({ kind: fc.constant('add' as const) }),
-  // MessageMerger.merge: the latest message gets new parts, or a tool's result.
-  fc.record({ kind: fc.constant('step' as const), text: fc.string() }),
-  fc.record({ kind: fc.constant('answer-latest' as const), result: fc.string() }),
-  // updateToolInvocation on any message waiting for a result: the part and the metadata are replaced.
-  fc.record({ kind: fc.constant('answer-any' as const), result: fc.string(), at: fc.nat() }),
-  // A processor that returns an edited or shorter list.
-  fc.record({ kind: fc.constant('replace' as const), text: fc.string(), at: fc.nat() }),
-  fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
-);
-
-type Change = typeof change extends fc.Arbitrary<infer T> ? T : never;
-
-function apply(list: MastraDBMessage[], pool: MastraDBMessage[], next: Change): void {
-  const latest = list.at(-1);
-  switch (next.kind) {
-    case 'add':
-      if (pool.length > 0) list.push(pool.shift()!);
-      return;
-    case 'step':
-      latest?.content.parts.push({ type: 'step-start' }, { type: 'text', text: next.text });
-      return;
-    case 'answer-latest': {
-      const part = latest?.content.parts.find(
-        (candidate): candidate is ToolPart => candidate.type === 'tool-invocation',
-      );
-      if (part) part.toolInvocation = { ...part.toolInvocation, state: 'result', result: next.result };
-      return;
-    }
-    case 'answer-any': {
-      const message = list[next.at % Math.max(1, list.length)];
-      const index =
-        message?.content.parts.findIndex((part) => part.type === 'tool-invocation' && !hasToolOutput(part)) ?? -1;
-      if (!message || index < 0) return;
-      const part = message.content.parts[index] as ToolPart;
-      message.content.parts[index] = {
-        ...part,
-        toolInvocation: { ...part.toolInvocation, state: 'result', result: next.result },
-      };
-      message.content.metadata = { ...message.content.metadata };
-      return;
-    }
-    case 'replace': {
-      const at = next.at % Math.max(1, list.length);
-      const message = list[at];
-      if (!message) return;
-      list[at] = {
-        ...message,
-        content: { ...message.content, parts: [...message.content.parts, { type: 'text', text: next.text }] },
-      };
-      return;
-    }
-    case 'remove':
-      list.splice(next.at % Math.max(1, list.length), 1);
-      return;
-  }
-}
 
 describe('coreMessageCache', () => {
   it('converts exactly as toCoreMessages after any changes Mastra makes, in both id modes', () => {
@@ -92,6 +31,45 @@ describe('coreMessageCache', () => {
             // An array returned before is only ever appended to.
             expect(previous.length).toBeGreaterThanOrEqual(before.length);
             for (const [index, message] of before.entries()) expect(previous[index]).toBe(message);
+          }
+        },
+      ),
+    );
+  });
+
+  it('hands out sources that read as toCoreMessages and say truly what they kept, whatever was let go, in both id modes', () => {
+    fc.assert(
+      fc.property(
+        conversation,
+        fc.nat({ max: 8 }),
+        fc.array(fc.tuple(change, fc.boolean()), { maxLength: 12 }),
+        fc.constantFrom('message' as const, 'content' as const),
+        (messages, start, changes, ids) => {
+          const list = messages.slice(0, start);
+          const pool = messages.slice(start);
+          const cache = coreMessageCache(ids);
+          let source = cache.view(list);
+          let expected = toCoreMessages(list, { ids });
+          expect(source.messages(0)).toStrictEqual(expected);
+          for (const [next, release] of changes) {
+            if (release) cache.release();
+            apply(list, pool, next);
+            const previous = source;
+            const before = expected;
+            source = cache.view(list);
+            expected = toCoreMessages(list, { ids });
+            expect(source.length).toBe(expected.length);
+            if (source === previous) {
+              expect(expected).toStrictEqual(before); // the same source only when nothing changed
+              continue;
+            }
+            expect(source.since?.source).toBe(previous);
+            const unchanged = source.since?.unchanged ?? 0;
+            // What it says it kept is what the previous source had, converted the same.
+            expect(expected.slice(0, unchanged)).toStrictEqual(before.slice(0, unchanged));
+            const from = Math.min(unchanged, expected.length);
+            expect(source.messages(from)).toStrictEqual(expected.slice(from));
+            expect(source.messages(0)).toStrictEqual(expected);
           }
         },
       ),

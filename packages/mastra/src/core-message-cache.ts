@@ -1,4 +1,4 @@
-import type { Message } from '@compaction/core';
+import type { HistorySource, Message } from '@compaction/core';
 import { nextContentId } from '@compaction/core/internal';
 import type { MastraDBMessage } from '@mastra/core/agent/message-list';
 import { messageToCore } from './message-to-core.js';
@@ -13,6 +13,22 @@ export type CoreMessageCache = {
    * returned array is only ever appended to: its first `n` messages stay as they were.
    */
   convert(messages: readonly MastraDBMessage[]): Message[];
+  /**
+   * The same update as `convert`, handed out as a history source for
+   * `session.prepare({ history })`: its `since` says how many core messages are those of
+   * the previous source (the unchanged prefix), and it converts nothing it does not hold
+   * until asked. The same source object again when nothing changed. A source reads the
+   * cache as it is, so it stands for the list until the next `view` or `convert`.
+   */
+  view(messages: readonly MastraDBMessage[]): HistorySource;
+  /**
+   * Lets go of the core messages converted so far (with `message` ids; with `content` ids the
+   * chain needs them, so nothing is let go): after a session took the history counted, not
+   * loaded, they are converted again only if it asks for the old messages.
+   */
+  release(): void;
+  /** How many core messages the cache holds converted. */
+  readonly held: number;
 };
 
 /**
@@ -45,70 +61,132 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
   /**
    * The shape of each source that a later call compares field by field: those from the
    * last user message on and those waiting for a tool's result (`pendingAt`). Older ones
-   * are compared by identity only, so their shapes are let go (undefined).
+   * are compared by identity only, so their shapes are let go (a map: a kept thread holds a few).
    */
-  const shapes: (unknown[] | undefined)[] = [];
+  const shapes = new Map<number, unknown[]>();
   /** The sources with a tool call without its result (Mastra may add the result in place later), ascending. */
   let pendingAt: number[] = [];
   /** Shapes before this index are held only for `pendingAt`. */
   let shapedFrom = 0;
   /** After source `i`, how many core messages there are. */
-  const ends: number[] = [];
+  let ends = new Int32Array(16);
+  /** How many sources `ends` describes. */
+  let endCount = 0;
+  /** The core messages from index `coreBase` on (those before were let go by `release`). */
   let core: Message[] = [];
+  let coreBase = 0;
+  /** The last source handed out (the next one says what it kept of it). */
+  let lastView: View | undefined;
+
+  /** The core messages before `coreBase`, converted again from their sources (unchanged, by the scan). */
+  function materialize(): void {
+    if (coreBase === 0) return;
+    const front: Message[] = [];
+    for (let index = 0; front.length < coreBase && index < sources.length; index += 1) {
+      for (const converted of messageToCore(sources[index]!)) front.push(converted);
+    }
+    core = front.concat(core);
+    coreBase = 0;
+  }
+
+  /** Brings the cache in line with `messages`; resolves to how many core messages stayed as they were, or -1 when nothing changed. */
+  function update(messages: readonly MastraDBMessage[]): number {
+    const lastUser = lastUserIndex(messages);
+    const common = Math.min(sources.length, messages.length);
+    // Before the last user message, only a message waiting for a tool's result can change in place.
+    const recent = Math.min(common, lastUser);
+    let same = 0;
+    while (same < recent && sources[same] === messages[same]) same += 1;
+    for (const at of pendingAt) {
+      if (at >= same) break;
+      if (!sameShape(shapes.get(at), messages[at]!)) {
+        same = at;
+        break;
+      }
+    }
+    if (same === recent) {
+      while (same < common && sources[same] === messages[same] && sameShape(shapes.get(same), messages[same]!))
+        same += 1;
+    }
+    if (same === messages.length && same === sources.length) {
+      releaseShapes(lastUser);
+      return -1;
+    }
+    const unchanged = same === 0 ? 0 : ends[same - 1]!;
+
+    if (same < sources.length) {
+      // A new array: the one returned before keeps its messages. (Only when shorter:
+      // setting an array's length drops its spare capacity, and the next push copies it.)
+      if (unchanged < coreBase) {
+        core = [];
+        coreBase = unchanged;
+      } else core = core.slice(0, unchanged - coreBase);
+      sources.length = same;
+      for (const at of shapes.keys()) if (at >= same) shapes.delete(at);
+      endCount = same;
+      if ((pendingAt.at(-1) ?? -1) >= same) pendingAt = pendingAt.filter((at) => at < same);
+      shapedFrom = Math.min(shapedFrom, same);
+    }
+    let previousId = core.at(-1)?.id; // never let go with content ids (see `release`)
+    for (let index = same; index < messages.length; index += 1) {
+      const message = messages[index]!;
+      for (const converted of messageToCore(message)) {
+        if (ids === 'content') {
+          // Chained exactly as `chainedContentIds` does: each id hashes the content with the id before it.
+          previousId = nextContentId({ role: converted.role, parts: converted.parts }, previousId);
+          core.push({ ...converted, id: previousId });
+        } else {
+          core.push(converted);
+        }
+      }
+      const waiting = message.content.parts.some((part) => part.type === 'tool-invocation' && !hasToolOutput(part));
+      sources.push(message);
+      if (waiting || index >= lastUser) shapes.set(index, shapeOf(message));
+      if (waiting) pendingAt.push(index);
+      if (endCount === ends.length) {
+        const grown = new Int32Array(ends.length * 2);
+        grown.set(ends);
+        ends = grown;
+      }
+      ends[endCount] = coreBase + core.length;
+      endCount += 1;
+    }
+    releaseShapes(lastUser);
+    return unchanged;
+  }
 
   return {
     convert(messages) {
-      const lastUser = lastUserIndex(messages);
-      const common = Math.min(sources.length, messages.length);
-      // Before the last user message, only a message waiting for a tool's result can change in place.
-      const recent = Math.min(common, lastUser);
-      let same = 0;
-      while (same < recent && sources[same] === messages[same]) same += 1;
-      for (const at of pendingAt) {
-        if (at >= same) break;
-        if (!sameShape(shapes[at], messages[at]!)) {
-          same = at;
-          break;
-        }
-      }
-      if (same === recent) {
-        while (same < common && sources[same] === messages[same] && sameShape(shapes[same], messages[same]!)) same += 1;
-      }
-      if (same === messages.length && same === sources.length) {
-        releaseShapes(lastUser);
-        return core;
-      }
-
-      if (same < sources.length) {
-        // A new array: the one returned before keeps its messages. (Only when shorter:
-        // setting an array's length drops its spare capacity, and the next push copies it.)
-        core = core.slice(0, same === 0 ? 0 : ends[same - 1]!);
-        sources.length = same;
-        shapes.length = same;
-        ends.length = same;
-        if ((pendingAt.at(-1) ?? -1) >= same) pendingAt = pendingAt.filter((at) => at < same);
-        shapedFrom = Math.min(shapedFrom, same);
-      }
-      let previousId = core.at(-1)?.id;
-      for (let index = same; index < messages.length; index += 1) {
-        const message = messages[index]!;
-        for (const converted of messageToCore(message)) {
-          if (ids === 'content') {
-            // Chained exactly as `chainedContentIds` does: each id hashes the content with the id before it.
-            previousId = nextContentId({ role: converted.role, parts: converted.parts }, previousId);
-            core.push({ ...converted, id: previousId });
-          } else {
-            core.push(converted);
-          }
-        }
-        const waiting = message.content.parts.some((part) => part.type === 'tool-invocation' && !hasToolOutput(part));
-        sources.push(message);
-        shapes.push(waiting || index >= lastUser ? shapeOf(message) : undefined);
-        if (waiting) pendingAt.push(index);
-        ends.push(core.length);
-      }
-      releaseShapes(lastUser);
+      // A source handed out before does not describe what changed here: the next one says nothing of it.
+      if (update(messages) >= 0) lastView = undefined;
+      materialize();
       return core;
+    },
+    view(messages) {
+      const unchanged = update(messages);
+      if (unchanged < 0 && lastView) return lastView;
+      const previous = lastView;
+      const length = endCount === 0 ? 0 : ends[endCount - 1]!;
+      // Only the newest source says what it kept of the one before: no chain of every source ever made.
+      if (previous) previous.since = undefined;
+      const made: View = {
+        length,
+        messages(from) {
+          if (from < coreBase) materialize();
+          return core.slice(from - coreBase, length - coreBase);
+        },
+        ...(previous ? { since: { source: previous, unchanged: Math.max(0, unchanged) } } : {}),
+      };
+      lastView = made;
+      return made;
+    },
+    release() {
+      if (ids !== 'message') return;
+      coreBase += core.length;
+      core = [];
+    },
+    get held() {
+      return core.length;
     },
   };
 
@@ -120,11 +198,14 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
     while (pending < pendingAt.length && pendingAt[pending]! < shapedFrom) pending += 1;
     for (let index = shapedFrom; index < until; index += 1) {
       if (pendingAt[pending] === index) pending += 1;
-      else shapes[index] = undefined;
+      else shapes.delete(index);
     }
     shapedFrom = until;
   }
 }
+
+/** A source {@link coreMessageCache} hands out; its `since` is dropped once a newer one is made. */
+type View = HistorySource & { since?: HistorySource['since'] };
 
 /** How many values of a message's own shape come before its parts'. */
 const HEAD = 11;

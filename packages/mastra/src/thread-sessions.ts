@@ -4,11 +4,12 @@ import {
   conversationTokenCache,
   createCompactionSession,
   createConversationCache,
+  type HistorySource,
   heldMessagesBytes,
-  type Message,
   memoryStore,
   type PreparedContext,
   processConversationMemory,
+  processCountedConversationMemory,
   type SessionStore,
   type Summarizer,
 } from '@compaction/core';
@@ -29,6 +30,18 @@ import { resolveProcessorSummarizer } from './resolve-summarizer.js';
  */
 export const THREAD_MESSAGE_BYTES = 620;
 
+/**
+ * What a thread held counted, not loaded costs besides its messages (the session's and the
+ * conversion cache's closures, the entry), and a message then: its Mastra message in the
+ * cache (by identity, with its core count) and its id's hash in the session. Measured: a
+ * 200-message thread freed 15.0 KB of heap when evicted (Node 24, full GC, 1,000 threads
+ * after two calls each, `/tmp` script over the scale benchmark's driver; see docs/decisions.md).
+ */
+export const COUNTED_THREAD_BYTES = 10_240;
+
+/** See {@link COUNTED_THREAD_BYTES}. */
+export const COUNTED_MESSAGE_BYTES = 24;
+
 /** A conversation's session, shared by the runs of that conversation. */
 export type ThreadSession = {
   readonly session: CompactionSession;
@@ -38,17 +51,18 @@ export type ThreadSession = {
   readonly coreMessages: CoreMessageCache;
   /** The provider prompt of its compacted context, converted incrementally from step to step. */
   readonly prompts: ContextPrompt;
-  /** The run whose messages the session was last brought in line with. */
+  /** The token of the run whose messages the session was last brought in line with. */
   owner: object | undefined;
-  /** How many messages the session held after its last prepare (what the cache sizes it by). */
-  readonly heldMessages: number;
+  /** Whether its session held the history counted, not loaded, after the last prepare. */
+  readonly counted: boolean;
+  /** What the thread holds, in estimated bytes (what the process budget sizes it by). */
+  readonly bytes: number;
   /**
-   * `session.prepare({ messages })`. When the session was last brought in line with
-   * this same array (from `coreMessages`, which only ever appends to an array it
-   * returned), the messages added since are appended instead: the same outcome,
-   * without comparing the whole history again.
+   * `session.prepare({ history })` over a source from `coreMessages.view`: only what
+   * changed since the last call is read, and while the session holds the history counted,
+   * not loaded (`asIs`), the conversion cache lets go of its core messages too.
    */
-  prepare(messages: Message[], options?: { signal?: AbortSignal }): Promise<PreparedContext>;
+  prepare(history: HistorySource, options?: { signal?: AbortSignal }): Promise<PreparedContext>;
   /** Runs `task` after every task of the conversation started before it (runs of one thread may overlap). */
   exclusive<T>(task: () => Promise<T>): Promise<T>;
 };
@@ -95,10 +109,20 @@ export function threadSessions(options: CompactionProcessorOptions): ThreadSessi
   const tokenCache = conversationTokenCache(options.counter);
   const fixedSummarizer = resolveProcessorSummarizer(options.summarizer);
   type Entry = { thread: ThreadSession; useModel(model: MastraLanguageModel): void };
-  const sessions = createConversationCache<Entry>({
-    memory: processConversationMemory(),
-    sizeOf: (entry) => heldMessagesBytes(entry.thread.heldMessages, THREAD_MESSAGE_BYTES),
-  });
+  const sizeOf = (entry: Entry) => entry.thread.bytes;
+  /** Threads whose session holds the history loaded, in the process's budget (and every thread's queue). */
+  const sessions = createConversationCache<Entry>({ memory: processConversationMemory(), sizeOf });
+  /** Threads whose session holds the history counted, not loaded: a few KB each, in a budget of their own. */
+  const countedSessions = createConversationCache<Entry>({ memory: processCountedConversationMemory(), sizeOf });
+
+  /** Moves a thread to the budget that matches how its session holds the history now (if still kept). */
+  function place(cacheKey: string, entry: Entry): void {
+    const [here, there] = entry.thread.counted ? [countedSessions, sessions] : [sessions, countedSessions];
+    const kept = there.take(cacheKey);
+    if (kept === undefined) return;
+    // Another run's thread made after this one was let go: it stays where it is.
+    (kept === entry ? here : there).put(cacheKey, kept);
+  }
 
   function create(key: ThreadKey, cacheKey: string): Entry {
     let model = key.model;
@@ -120,36 +144,40 @@ export function threadSessions(options: CompactionProcessorOptions): ThreadSessi
       ...(key.modelId !== undefined ? { model: key.modelId } : {}),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     });
-    /** The array the session's history was last brought in line with, and its length then. */
-    let synced: { messages: Message[]; length: number } | undefined;
-    let held = 0;
+    const coreMessages = coreMessageCache(key.ids);
+    /** The history's length after the last prepare, and whether the session held it counted, not loaded. */
+    let length = 0;
+    let counted = false;
+    let entry: Entry | undefined;
     const thread: ThreadSession = {
       session,
       ids: key.ids,
-      coreMessages: coreMessageCache(key.ids),
+      coreMessages,
       prompts: contextPrompt(),
       owner: undefined,
-      get heldMessages() {
-        return held;
+      get counted() {
+        return counted;
       },
-      async prepare(messages, { signal } = {}) {
-        const signalOption = signal ? { signal } : {};
-        const length = messages.length;
-        const appendFrom = synced?.messages === messages ? synced.length : undefined;
-        synced = undefined; // until the session holds `messages`
-        if (appendFrom === undefined) {
-          const prepared = await session.prepare({ messages, ...signalOption });
-          synced = { messages, length };
-          held = length;
-          return prepared;
-        }
-        await session.append(messages.slice(appendFrom, length));
-        synced = { messages, length };
-        held = length;
-        return session.prepare(signalOption);
+      get bytes() {
+        if (!counted) return heldMessagesBytes(length, THREAD_MESSAGE_BYTES);
+        // Counted: the conversions the cache still holds (those after a call the session loaded for) at full size.
+        return COUNTED_THREAD_BYTES + length * COUNTED_MESSAGE_BYTES + coreMessages.held * THREAD_MESSAGE_BYTES;
+      },
+      async prepare(history, { signal } = {}) {
+        const prepared = await session.prepare({ history, ...(signal ? { signal } : {}) });
+        length = history.length;
+        counted = prepared.asIs === true;
+        if (counted) coreMessages.release();
+        return prepared;
       },
       exclusive(task) {
-        return sessions.run(cacheKey, task);
+        return sessions.run(cacheKey, async () => {
+          try {
+            return await task();
+          } finally {
+            if (entry) place(cacheKey, entry);
+          }
+        });
       },
     };
     const useModel = (next: MastraLanguageModel) => {
@@ -157,13 +185,18 @@ export function threadSessions(options: CompactionProcessorOptions): ThreadSessi
       model = next;
       modelSummarizer = undefined;
     };
-    return { thread, useModel };
+    entry = { thread, useModel };
+    return entry;
   }
 
   return {
     get(key) {
       const cacheKey = conversationCacheKey(`${key.ids}\u0000${key.sessionId}`, key.modelId);
-      const entry = sessions.obtain(cacheKey, () => create(key, cacheKey));
+      let entry = sessions.get(cacheKey) ?? countedSessions.get(cacheKey);
+      if (!entry) {
+        entry = create(key, cacheKey);
+        sessions.put(cacheKey, entry);
+      }
       if (key.model) entry.useModel(key.model);
       return entry.thread;
     },
