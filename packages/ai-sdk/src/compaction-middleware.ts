@@ -1,4 +1,4 @@
-import type { CompactionEvent, CompactionSession, Message } from '@compaction/core';
+import type { CompactionEvent, CompactionSession } from '@compaction/core';
 import { retryOnOverflow, shouldRetryOnOverflow } from '@compaction/core/internal';
 import type { LanguageModelMiddleware } from 'ai';
 import type { CallOptions, GenerateResult, ProviderPrompt, StreamPart, StreamResult } from './ai-sdk-types.js';
@@ -7,6 +7,7 @@ import { checkCompactionOptions } from './check-compaction-options.js';
 import { compactionMetadata } from './compaction-metadata.js';
 import type { CompactionMiddlewareOptions } from './compaction-options.js';
 import { convertInEntry } from './convert-in-entry.js';
+import type { ConvertedHistory } from './converted-history.js';
 import { type MessageConverter, messageConverter } from './message-converter.js';
 import { sessionRegistry } from './session-registry.js';
 
@@ -38,7 +39,8 @@ type Call = {
   session: CompactionSession;
   converter: MessageConverter;
   prompt: ProviderPrompt;
-  messages: Message[];
+  /** The prompt converted, as the session reads it (`prepare({ history })`). */
+  history: ConvertedHistory;
   events: CompactionEvent[];
 };
 
@@ -78,8 +80,8 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
     async transformParams({ params, model }) {
       const conversation = convertInEntry(sessions, converter, params.prompt, explicitSessionId(params), model);
       if (conversation === undefined) return params;
-      const { session, messages } = conversation;
-      const call: Call = { session, converter, prompt: params.prompt, messages, events: [] };
+      const { session, history } = conversation;
+      const call: Call = { session, converter, prompt: params.prompt, history, events: [] };
       const prompt = await prepare(call, params.abortSignal);
       const transformed = { ...params, prompt };
       Object.defineProperty(transformed, CALL, { value: call }); // not enumerable: not copied, never sent
@@ -133,16 +135,16 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
  */
 async function prepare(call: Call, signal: AbortSignal | undefined): Promise<ProviderPrompt> {
   const heard: CompactionEvent[] = [];
-  const prepared = await collecting(call.session, heard, () =>
-    call.session.prepare({ messages: call.messages, signal }),
-  );
+  const prepared = await collecting(call.session, heard, () => call.session.prepare({ history: call.history, signal }));
   const own = prepared.compaction;
   if (own) {
     call.events.push(
       ...heard.filter((event) => event.type !== 'compaction:end' || event.result.state.version === own.state.version),
     );
   }
-  return call.converter.fromCore(prepared.messages, call.messages, call.prompt) as ProviderPrompt;
+  // `asIs`: the context is the prompt as it came (and reading `messages` would ask the history for all of it).
+  if (prepared.asIs) return call.prompt;
+  return call.converter.fromCore(prepared.messages, call.history, call.prompt) as ProviderPrompt;
 }
 
 /** The emergency compaction after an overflow; its events go to this call (an overflow compaction is the caller's own). */

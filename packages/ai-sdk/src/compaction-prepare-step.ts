@@ -49,11 +49,13 @@ export function compactionPrepareStep(
     const incoming = [...initialMessages, ...responseMessages, ...steering];
     const conversation = convertInEntry(sessions, converter, incoming, options.sessionId, model);
     if (conversation === undefined) return undefined;
-    const { session, messages } = conversation;
+    const { session, history } = conversation;
     const previous = steps.at(-1);
     if (previous && runs.get(steps) === session) await session.recordUsage({ inputTokens: previous.usage.inputTokens });
-    const prepared = await session.prepare({ messages });
+    const prepared = await session.prepare({ history });
     runs.set(steps, session);
-    return { messages: converter.fromCore(prepared.messages, messages, incoming) as ModelMessage[] };
+    // `asIs`: the context is the history as it came (and reading `messages` would ask the history for all of it).
+    if (prepared.asIs) return { messages: incoming };
+    return { messages: converter.fromCore(prepared.messages, history, incoming) as ModelMessage[] };
   };
 }

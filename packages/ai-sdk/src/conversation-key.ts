@@ -12,15 +12,19 @@ import { type AiSdkMessage, CONVERSATION_ID_PREFIX, leadingSystemMessages } from
  * decided by core (its `firstKeptMessageId` must be among the incoming ids, which
  * an edited earlier message rules out). `undefined` when there is no such message.
  */
-export function conversationKey(messages: readonly Message[]): string | undefined {
+export function conversationKey(messages: MessageList): string | undefined {
   let first: Message | undefined;
-  for (const message of messages) {
+  for (let index = 0; index < messages.length; index += 1) {
+    const message = messages.at(index)!;
     if (message.role === 'system') continue;
     if (first) return message.id;
     first = message;
   }
   return first?.id;
 }
+
+/** Messages read by index: an array, or a call's converted history (which is not copied into one). */
+export type MessageList = { readonly length: number; at(index: number): Message | undefined };
 
 /**
  * {@link conversationKey} read from the AI SDK messages themselves, before any

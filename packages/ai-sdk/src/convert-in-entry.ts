@@ -1,13 +1,14 @@
-import type { CompactionSession, Message } from '@compaction/core';
+import type { CompactionSession } from '@compaction/core';
 import type { AiSdkModel } from './as-language-model.js';
 import { conversationKey, promptConversationKey } from './conversation-key.js';
+import type { ConvertedHistory } from './converted-history.js';
 import type { MessageConverter } from './message-converter.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { AiSdkMessage } from './to-core-messages.js';
 
 /**
  * A call's conversation, what the middleware and prepareStep both start with:
- * its messages converted with the conversion kept in the conversation's registry
+ * its messages converted (as a history source for `prepare({ history })`) with the conversion kept in the conversation's registry
  * entry (one entry for its session and conversion), and its session, holding
  * them. The session is `explicit` when given, else the conversation key of what
  * was converted. The previous conversion is looked up under `explicit`, or
@@ -22,14 +23,14 @@ export function convertInEntry(
   incoming: readonly AiSdkMessage[],
   explicit: string | undefined,
   model: AiSdkModel | string,
-): { session: CompactionSession; messages: Message[] } | undefined {
+): { session: CompactionSession; history: ConvertedHistory } | undefined {
   const key = explicit ?? promptConversationKey(incoming);
   if (key === undefined) return undefined;
   const entry = sessions.entry(key, model);
-  const messages = converter.toCore(incoming, entry);
-  const sessionId = explicit ?? conversationKey(messages) ?? key;
+  const history = converter.toHistory(incoming, entry);
+  const sessionId = explicit ?? conversationKey(history) ?? key;
   // Both entries keep it: the next call looks it up under `key` again, and only the conversion
   // that saw the edit tells it apart (converted afresh, the edited message would get its old id back).
   if (sessionId !== key) sessions.entry(sessionId, model).conversion = entry.conversion;
-  return { session: sessions.get(sessionId, model, messages.length), messages };
+  return { session: sessions.get(sessionId, model, history.length), history };
 }

@@ -47,6 +47,19 @@ export function rememberSent(sent: SentMessages, message: object): void {
   sent.ends.push(sent.values.length);
 }
 
+/**
+ * A new {@link SentMessages} holding the first `count` messages of `sent` (which is
+ * left as it is: a conversion that was handed out keeps what it compared with).
+ */
+export function sentPrefix(sent: SentMessages, count: number): SentMessages {
+  const kept = Math.max(0, Math.min(count, sent.messages.length));
+  return {
+    messages: sent.messages.slice(0, kept),
+    values: sent.values.slice(0, kept === 0 ? 0 : sent.ends[kept - 1]!),
+    ends: sent.ends.slice(0, kept),
+  };
+}
+
 /** Keeps the first `count` messages of `sent`. */
 export function keepSent(sent: SentMessages, count: number): void {
   if (count >= sent.messages.length) return;

@@ -7,13 +7,14 @@ import {
   processConversationMemory,
 } from '@compaction/core';
 import { contentFingerprint, hashString, nextContentId } from '@compaction/core/internal';
+import { type ConvertedHistory, convertedHistory } from './converted-history.js';
 import {
   countResentMessages,
-  keepSent,
   rememberSent,
   SENT_MESSAGE_BYTES,
   type SentMessages,
   sentMessages,
+  sentPrefix,
 } from './count-resent-messages.js';
 import { fromCoreMessage } from './from-core-message.js';
 import {
@@ -39,27 +40,48 @@ export type MessageConverter = {
    */
   toCore(messages: readonly AiSdkMessage[], slot?: ConversionSlot): Message[];
   /**
+   * The same conversion as {@link toCore}, as a history source for the session's
+   * `prepare({ history })`: nothing of the history is copied, and `since` tells the
+   * session how many messages are those of this conversation's last conversion (the
+   * resent-message comparison's count), so a session last brought in line with that one
+   * reads only the new messages instead of comparing every id.
+   */
+  toHistory(messages: readonly AiSdkMessage[], slot?: ConversionSlot): ConvertedHistory;
+  /**
    * Same messages as `messages.map(fromCoreMessage)` (a prepared context), where the
-   * messages of `converted` (what `toCore` returned for this call) come back as the very
-   * objects of `incoming` (what `toCore` was given) at their places.
+   * messages of `converted` (what `toCore` or `toHistory` returned for this call) come back
+   * as the very objects of `incoming` (what it was given) at their places.
    */
   fromCore(
     messages: readonly Message[],
-    converted?: readonly Message[],
+    converted?: readonly Message[] | ConvertedHistory,
     incoming?: readonly AiSdkMessage[],
   ): AiSdkMessage[];
 };
 
-/** One chain (leading system messages, or the conversation) as last converted. */
+/**
+ * One chain (leading system messages, or the conversation) as last converted. A chain is
+ * only ever appended to: one an edit cuts is copied up to the cut into a new chain, so a
+ * {@link ConvertedHistory} handed out over its first messages reads the same forever.
+ */
 type Chain = {
   /** The core messages, each made once and reused while its content comes back unchanged. */
-  messages: Message[];
+  readonly messages: Message[];
   /** The AI SDK message of each, side by side (what `originalMessage` holds), and the values the next call is compared with. */
-  sent: SentMessages;
+  readonly sent: SentMessages;
 };
 
-/** A conversation's last conversion. */
-type Conversion = { system: Chain; conversation: Chain };
+/**
+ * A conversation's last conversion, and the history handed out for it with the chain
+ * lengths it covers: while the chains still have those lengths, they are what it holds.
+ */
+type Conversion = {
+  system: Chain;
+  conversation: Chain;
+  history: ConvertedHistory;
+  systemLength: number;
+  conversationLength: number;
+};
 
 /**
  * Estimated bytes a conversion holds a message (the core message, its parts, id and
@@ -125,21 +147,26 @@ export function messageConverter(
     return converted;
   }
 
+  /** `messages[start..end)` converted, reusing what `previous` holds of them; `same` is how many it held. */
   function convert(
     messages: readonly AiSdkMessage[],
     start: number,
     end: number,
     prefix: string,
     previous: Chain | undefined,
-  ): Chain {
+  ): { chain: Chain; same: number } {
     const same = previous === undefined ? 0 : countResentMessages(messages, start, end, previous.sent);
-    // The previous chain is this converter's alone (callers get a copy): cut it to what still holds and extend it.
-    const converted: Chain = previous ?? { messages: [], sent: sentMessages() };
     // The id the first changed message had: a sampled fingerprint may miss an edit, so
     // an edited message that hashes to it gets a full-content hash mixed in.
-    const displacedId = converted.messages[same]?.id;
-    if (same < converted.messages.length) converted.messages.length = same;
-    keepSent(converted.sent, same);
+    const displacedId = previous?.messages[same]?.id;
+    // A chain is extended in place; one an edit cuts is copied up to the cut (the handed-out
+    // histories over it keep reading what they read).
+    const converted: Chain =
+      previous === undefined
+        ? { messages: [], sent: sentMessages() }
+        : same < previous.messages.length
+          ? { messages: previous.messages.slice(0, same), sent: sentPrefix(previous.sent, same) }
+          : previous;
     let id = same > 0 ? converted.messages[same - 1]!.id : undefined;
     for (let index = start + same; index < end; index += 1) {
       const message = messages[index]!;
@@ -153,22 +180,53 @@ export function messageConverter(
       converted.messages.push(core);
       rememberSent(converted.sent, message);
     }
-    return converted;
+    return { chain: converted, same };
+  }
+
+  function toHistory(messages: readonly AiSdkMessage[], slot: ConversionSlot | undefined): ConvertedHistory {
+    const leading = leadingSystemMessages(messages);
+    const key = slot === undefined ? openingKey(messages, leading) : '';
+    const previous = slot === undefined ? recent.take(key) : (slot.conversion as Conversion | undefined);
+    // The counts hold against the previous history only while its chains are as it saw them
+    // (a conversion two entries keep may have been extended through the other one since).
+    const current =
+      previous !== undefined &&
+      previous.system.messages.length === previous.systemLength &&
+      previous.conversation.messages.length === previous.conversationLength;
+    const system = convert(messages, 0, leading, SYSTEM_ID_PREFIX, previous?.system);
+    const conversation = convert(messages, leading, messages.length, CONVERSATION_ID_PREFIX, previous?.conversation);
+    const systemLength = system.chain.messages.length;
+    const conversationLength = conversation.chain.messages.length;
+    let unchanged = 0;
+    if (current) {
+      unchanged =
+        system.same === previous.systemLength && systemLength === previous.systemLength
+          ? systemLength + conversation.same
+          : system.same;
+    }
+    const history = convertedHistory(
+      system.chain.messages,
+      systemLength,
+      conversation.chain.messages,
+      conversationLength,
+      previous?.history,
+      unchanged,
+    );
+    const conversion: Conversion = {
+      system: system.chain,
+      conversation: conversation.chain,
+      history,
+      systemLength,
+      conversationLength,
+    };
+    if (slot === undefined) recent.put(key, conversion);
+    else slot.conversion = conversion;
+    return history;
   }
 
   return {
-    toCore(messages, slot) {
-      const leading = leadingSystemMessages(messages);
-      const key = slot === undefined ? openingKey(messages, leading) : '';
-      const previous = slot === undefined ? recent.take(key) : (slot.conversion as Conversion | undefined);
-      const conversion: Conversion = {
-        system: convert(messages, 0, leading, SYSTEM_ID_PREFIX, previous?.system),
-        conversation: convert(messages, leading, messages.length, CONVERSATION_ID_PREFIX, previous?.conversation),
-      };
-      if (slot === undefined) recent.put(key, conversion);
-      else slot.conversion = conversion;
-      return conversion.system.messages.concat(conversion.conversation.messages);
-    },
+    toCore: (messages, slot) => toHistory(messages, slot).messages(0),
+    toHistory,
     fromCore(messages, converted, incoming) {
       // Nothing here keeps a call's prompt past its call (a WeakMap from the converted array to
       // it made every scavenge keep 10,000-message prompts alive and age them into the old heap).
@@ -176,16 +234,13 @@ export function messageConverter(
         return messages.map(aiSdkMessage);
       // The kept messages end the context as they end the conversion: matched from the end by
       // identity, they are the incoming objects at the same places (one core message each).
-      let end = messages.length;
-      let position = converted.length;
-      while (end > 0 && position > 0 && messages[end - 1] === converted[position - 1]) {
-        end -= 1;
-        position -= 1;
-      }
+      const kept = sameAtEnd(messages, converted);
+      const end = messages.length - kept;
+      const position = converted.length - kept;
       if (end === 0 && position === 0) return incoming as AiSdkMessage[]; // nothing changed: the prompt itself
       // The pinned messages start both.
       let front = 0;
-      while (front < end && front < position && messages[front] === converted[front]) front += 1;
+      while (front < end && front < position && messages[front] === converted.at(front)) front += 1;
       const back: AiSdkMessage[] = [];
       for (let index = 0; index < front; index += 1) back.push(incoming[index]!);
       for (let index = front; index < end; index += 1) back.push(aiSdkMessage(messages[index]!));
@@ -193,6 +248,18 @@ export function messageConverter(
       return back;
     },
   };
+}
+
+/** How many messages end both `messages` and `converted`: the very same objects, counted from the end. */
+function sameAtEnd(messages: readonly Message[], converted: readonly Message[] | ConvertedHistory): number {
+  if (!Array.isArray(converted)) return (converted as ConvertedHistory).sameAtEnd(messages);
+  let end = messages.length;
+  let position = converted.length;
+  while (end > 0 && position > 0 && messages[end - 1] === converted[position - 1]) {
+    end -= 1;
+    position -= 1;
+  }
+  return messages.length - end;
 }
 
 /** The content chain of the first two messages after the leading system messages (`''` when none). */

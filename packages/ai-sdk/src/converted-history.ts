@@ -1,0 +1,95 @@
+import type { HistorySource, Message } from '@compaction/core';
+
+/**
+ * One call's conversion as the session reads it (`prepare({ history })`): the core
+ * messages of the leading system messages and of the conversation as they stood after
+ * the call was converted, read only as far as the session asks, and how they relate to
+ * the conversion before (`since`: its first `unchanged` messages are that one's, same
+ * ids and same content, as the resent-message comparison proved). The session takes
+ * `since` on trust only when the source it names is the one it was last brought in line
+ * with and nothing else changed its history since; otherwise it compares every id.
+ */
+export type ConvertedHistory = {
+  readonly length: number;
+  /** The messages from `from` to `length`, in a new array. */
+  messages(from: number): Message[];
+  /** The message at `index` (`0 <= index < length`), `undefined` past the end. */
+  at(index: number): Message | undefined;
+  /** How many messages end both `messages` and this history: the very same objects, counted from the end. */
+  sameAtEnd(messages: readonly Message[]): number;
+  /** See `HistorySource.since`; the next call's conversion lets go of it (no chain of old calls is kept). */
+  since?: { readonly source: HistorySource; readonly unchanged: number };
+};
+
+/**
+ * The {@link ConvertedHistory} of the first `systemLength` messages of `system` followed
+ * by the first `conversationLength` of `conversation`. The arrays are the converter's
+ * chains, which only ever grow past those lengths (a chain cut by an edit is a new
+ * array), so what this history reads never changes, however many calls come after.
+ * `previous` is the last call's, whose first `unchanged` messages are this one's.
+ */
+export function convertedHistory(
+  system: readonly Message[],
+  systemLength: number,
+  conversation: readonly Message[],
+  conversationLength: number,
+  previous: ConvertedHistory | undefined,
+  unchanged: number,
+): ConvertedHistory {
+  const length = systemLength + conversationLength;
+  // The loops are module functions, not closures made per call: each new closure would start
+  // its loop in the interpreter again (a call's history is read once).
+  const history: ConvertedHistory = {
+    length,
+    messages: (from) => messagesFrom(from, system, systemLength, conversation, length),
+    at: (index) =>
+      index < 0 || index >= length
+        ? undefined
+        : index < systemLength
+          ? system[index]
+          : conversation[index - systemLength],
+    sameAtEnd: (messages) => sameAtEnd(messages, system, systemLength, conversation, conversationLength),
+    since: previous !== undefined && unchanged > 0 ? { source: previous, unchanged } : undefined,
+  };
+  // Only the last call's is ever asked for: no chain of old calls is kept alive.
+  if (previous !== undefined) previous.since = undefined;
+  return history;
+}
+
+function messagesFrom(
+  from: number,
+  system: readonly Message[],
+  systemLength: number,
+  conversation: readonly Message[],
+  length: number,
+): Message[] {
+  const start = Math.max(0, Math.trunc(from) || 0);
+  const out: Message[] = [];
+  for (let index = start; index < systemLength; index += 1) out.push(system[index]!);
+  for (let index = Math.max(start, systemLength); index < length; index += 1)
+    out.push(conversation[index - systemLength]!);
+  return out;
+}
+
+function sameAtEnd(
+  messages: readonly Message[],
+  system: readonly Message[],
+  systemLength: number,
+  conversation: readonly Message[],
+  conversationLength: number,
+): number {
+  let end = messages.length;
+  let at = conversationLength;
+  while (end > 0 && at > 0 && messages[end - 1] === conversation[at - 1]) {
+    end -= 1;
+    at -= 1;
+  }
+  if (at === 0) {
+    at = systemLength;
+    while (end > 0 && at > 0 && messages[end - 1] === system[at - 1]) {
+      end -= 1;
+      at -= 1;
+    }
+  }
+  return messages.length - end;
+}
