@@ -179,12 +179,24 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
       if (farBelow(conversation.history.length, bound)) {
         // Far below the trigger even at the upper bound: no decision needs exact counts
         // now. They are taken when read (`tokens`) or when the usage is recorded.
-        const messages = context.current().slice();
+        // The context is copied when read: the cache only grows past `length`, so the copy is
+        // this call's context whenever it is taken, and a caller that sends its own messages
+        // (`wholeHistory`) never pays for it.
+        const current = context.current();
+        const length = current.length;
         const historyLength = conversation.history.length;
+        let messages: Message[] | undefined;
         let tokens: number | undefined;
-        remember(messages.length, () => estimate.counted(historyLength));
+        remember(length, () => estimate.counted(historyLength));
         return {
-          messages,
+          ...(context.isHistory() ? { wholeHistory: length } : {}),
+          get messages() {
+            messages ??= current.slice(0, length);
+            return messages;
+          },
+          set messages(value) {
+            messages = value;
+          },
           get tokens() {
             tokens ??= estimate.estimate();
             return tokens;
@@ -205,7 +217,8 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
       const tokens = estimate.estimate();
       if (!compaction) reportTooFewMessages(tokens);
       remember(messages.length, estimate.counted());
-      return compaction ? { messages, tokens, compaction } : { messages, tokens };
+      const whole = context.isHistory() ? { wholeHistory: messages.length } : {};
+      return compaction ? { messages, tokens, compaction, ...whole } : { messages, tokens, ...whole };
     },
     countable,
     async prepareCounted(call) {

@@ -102,6 +102,14 @@ export type PreparedContext = {
    * asks the source for the whole history).
    */
   asIs?: true;
+  /**
+   * Set when the context is the session's history message for message (no compaction
+   * state, no tool pair repaired), to its length: a caller that brought the session in line
+   * with that many messages (`messages`, or `history`) can send its own as they are. On a
+   * call far below the trigger, `messages` is then copied from the context only when read.
+   * @default undefined
+   */
+  wholeHistory?: number;
 };
 
 /**
