@@ -142,8 +142,9 @@ async function prepare(call: Call, signal: AbortSignal | undefined): Promise<Pro
       ...heard.filter((event) => event.type !== 'compaction:end' || event.result.state.version === own.state.version),
     );
   }
-  // `asIs`: the context is the prompt as it came (and reading `messages` would ask the history for all of it).
-  if (prepared.asIs) return call.prompt;
+  // The context is the prompt as it came: sent as it is, `messages` never read (`asIs`: reading
+  // it would ask the history for all of it; `wholeHistory`: it would copy the context).
+  if (prepared.asIs || prepared.wholeHistory === call.history.length) return call.prompt;
   return call.converter.fromCore(prepared.messages, call.history, call.prompt) as ProviderPrompt;
 }
 

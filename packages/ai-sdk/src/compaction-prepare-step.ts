@@ -54,8 +54,9 @@ export function compactionPrepareStep(
     if (previous && runs.get(steps) === session) await session.recordUsage({ inputTokens: previous.usage.inputTokens });
     const prepared = await session.prepare({ history });
     runs.set(steps, session);
-    // `asIs`: the context is the history as it came (and reading `messages` would ask the history for all of it).
-    if (prepared.asIs) return { messages: incoming };
+    // The context is the history as it came: sent as it is, `messages` never read (`asIs`: reading
+    // it would ask the history for all of it; `wholeHistory`: it would copy the context).
+    if (prepared.asIs || prepared.wholeHistory === history.length) return { messages: incoming };
     return { messages: converter.fromCore(prepared.messages, history, incoming) as ModelMessage[] };
   };
 }
