@@ -1,0 +1,62 @@
+import { heuristicCounter, memoryStore, processCountedConversationMemory } from '@compaction/core';
+import { Agent } from '@mastra/core/agent';
+import { InMemoryStore } from '@mastra/core/storage';
+import { Memory } from '@mastra/memory';
+import { describe, expect, it } from 'vitest';
+import { lastUserText, promptText } from './__fixtures__/agent-fixtures.js';
+import { scriptedModel } from './__fixtures__/scripted-model.js';
+import { CompactionProcessor } from './compaction-processor.js';
+
+const thread = { memory: { thread: 't-counted', resource: 'u1' } };
+
+describe('CompactionProcessor with threads held counted, not loaded', () => {
+  it('sends the thread as it is far below the trigger, keeps it in the counted budget, and loads it back for the context tools', async () => {
+    const texts: string[] = [];
+    const base = heuristicCounter();
+    const counter = {
+      name: 'recording-counted',
+      countText(text: string) {
+        texts.push(text);
+        return base.countText(text);
+      },
+    };
+    const scripted = scriptedModel((prompt) => ({ text: `Reply to ${lastUserText(prompt).split(':')[0]}` }));
+    const processor = new CompactionProcessor({
+      counter,
+      summarizer: 'structured',
+      store: memoryStore(),
+      settings: { contextWindow: 1_000_000 },
+    });
+    const agent = new Agent({
+      id: 'notes',
+      name: 'notes',
+      instructions: 'Take notes.',
+      model: scripted.model,
+      memory: new Memory({ storage: new InMemoryStore(), options: { lastMessages: 1000 } }),
+      inputProcessors: [processor],
+    });
+    const countedBefore = processCountedConversationMemory().size;
+    for (let note = 0; note < 8; note += 1) await agent.generate(`Note ${note}: ${'words '.repeat(20)}`, thread);
+
+    // Usage reported: the thread is held counted, in its own budget.
+    expect(processCountedConversationMemory().size).toBe(countedBefore + 1);
+    texts.length = 0;
+    await agent.generate(`Note 8: ${'words '.repeat(20)}`, thread);
+    // The model saw the whole thread; only what was new was counted.
+    expect(promptText(scripted.agentPrompts.at(-1)!)).toContain('Note 0:');
+    expect(texts.join('\n')).toContain('Note 8:');
+    expect(texts.join('\n')).not.toContain('Note 3:');
+
+    // Whatever reads the old messages gets them from the thread, all of them.
+    const session = processor.session('t-counted')!;
+    const history = await session.history();
+    const text = history.flatMap((message) => message.parts.map((part) => (part.type === 'text' ? part.text : '')));
+    for (let note = 0; note <= 8; note += 1) expect(text.join('\n')).toContain(`Note ${note}:`);
+    expect((await session.stats()).historyMessages).toBe(history.length);
+
+    // And the next run goes on from there, counted again.
+    await agent.generate(`Note 9: ${'words '.repeat(20)}`, thread);
+    expect(promptText(scripted.agentPrompts.at(-1)!)).toContain('Note 9:');
+    expect(await session.state()).toBeUndefined();
+  });
+});
