@@ -4,7 +4,9 @@ import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import {
   createConversationMemory,
   PROCESS_CONVERSATION_BYTES,
+  PROCESS_COUNTED_CONVERSATION_BYTES,
   processConversationMemory,
+  processCountedConversationMemory,
 } from './conversation-memory.js';
 import { createConversationCache } from './create-conversation-cache.js';
 
@@ -129,5 +131,19 @@ describe('conversation memory shared by caches', () => {
         }
       }),
     );
+  });
+
+  it('keeps conversations held counted, not loaded, in a budget of their own that loaded ones never evict', () => {
+    const counted = processCountedConversationMemory();
+    expect(processCountedConversationMemory()).toBe(counted);
+    expect(counted).not.toBe(processConversationMemory());
+    expect(counted.maxBytes).toBe(PROCESS_COUNTED_CONVERSATION_BYTES);
+    const light = createConversationCache({ sizeOf, memory: counted });
+    const heavy = createConversationCache({ sizeOf, memory: processConversationMemory() });
+    light.put('thread', entry('thread', 15_000));
+    heavy.put('huge', entry('huge', PROCESS_CONVERSATION_BYTES + 1)); // fills the other budget alone
+    expect(light.get('thread')?.name).toBe('thread');
+    light.delete('thread');
+    heavy.delete('huge');
   });
 });
