@@ -141,4 +141,38 @@ describe('compactionMiddleware on an edited history', () => {
       { numRuns: 40 },
     );
   }, 60_000);
+
+  it('property: the same with the session left alone between calls (held counted, not loaded, after a usage report)', async () => {
+    const step = fc.oneof(
+      fc.constant('resend' as const),
+      fc.constant('copy' as const),
+      fc.constant('grow' as const),
+      fc.constantFrom(...Object.keys(edits)),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
+        const context = setup();
+        let messages = history();
+        await context.call(messages);
+        for (const [index, kind] of steps.entries()) {
+          if (kind === 'copy') messages = structuredClone(messages);
+          else if (kind === 'grow')
+            messages = [
+              ...messages,
+              { role: 'assistant', content: `reply ${index}` },
+              { role: 'user', content: 'go on' },
+            ];
+          else if (kind !== 'resend') {
+            messages = structuredClone(messages);
+            edits[kind]!(messages);
+          }
+          await context.call(messages);
+          // What the model got, without asking the session anything in between.
+          expect(context.mock.doGenerateCalls.at(-1)!.prompt).toStrictEqual(await referencePrompt(messages));
+        }
+        await expectHolds(context, messages);
+      }),
+      { numRuns: 40 },
+    );
+  }, 60_000);
 });
