@@ -90,6 +90,62 @@ export const aiSdkCases: BenchCase[] = [
     },
   },
   {
+    id: 'ai-sdk-usage',
+    label: 'AI SDK `compactionMiddleware`, a call and its usage report',
+    framework: 'ai-sdk',
+    kind: 'variant',
+    scenario: 'per-call',
+    cost: 'fast', // as `ai-sdk`: 200 calls at 10,000 messages
+    baseline: 'ai-sdk',
+    note: '`transformParams` + `wrapGenerate` (the model answers at once with its usage, which is recorded): after the first report the session holds the history counted, not loaded, and reads only the new message',
+    async run(input) {
+      const mw = middleware(NO_COMPACTION);
+      const calls = conversation(input, this.id);
+      let inputTokens = input.tokens;
+      const answer = async () => ({
+        content: [{ type: 'text' as const, text: 'ok' }],
+        finishReason: { unified: 'stop' as const, raw: 'stop' },
+        usage: {
+          inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
+          outputTokens: { total: 1, text: 1, reasoning: 0 },
+        },
+        warnings: [],
+      });
+      const wrapGenerate = mw.wrapGenerate!;
+      const call = async (prompt: LanguageModelV4Prompt): Promise<LanguageModelV4Prompt> => {
+        const params = await mw.transformParams({
+          type: 'generate',
+          params: { prompt } as LanguageModelV4CallOptions,
+          model,
+        });
+        await wrapGenerate({
+          doGenerate: answer,
+          doStream: () => Promise.reject(new Error('not streamed')),
+          params,
+          model,
+        });
+        return params.prompt;
+      };
+      await call(freshPrompt(calls.base()));
+      let prompt: LanguageModelV4Prompt = [];
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await call(prompt);
+          if (sent.length !== prompt.length) throw new Error('ai-sdk: the prompt changed without a compaction');
+        },
+        {
+          ...input,
+          beforeEach: () => {
+            prompt = calls.grow();
+            inputTokens += 250;
+          },
+        },
+      );
+      return { stats, messagesAtEnd: calls.next() };
+    },
+  },
+  {
     id: 'ai-sdk-prompt-to-messages',
     label: 'AI SDK `promptToMessages` (part of each call)',
     framework: 'ai-sdk',
