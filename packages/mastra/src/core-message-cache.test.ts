@@ -1,11 +1,10 @@
 import { MessageList } from '@mastra/core/agent';
-import type { MastraDBMessage, MastraMessagePart } from '@mastra/core/agent/message-list';
+import type { MastraDBMessage } from '@mastra/core/agent/message-list';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversation } from './__fixtures__/mastra-arbitraries.js';
 import { apply, change } from './__fixtures__/mastra-changes.js';
 import { coreMessageCache } from './core-message-cache.js';
-import { hasToolOutput } from './part-to-core.js';
 import { toCoreMessages } from './to-core-messages.js';
 
 describe('coreMessageCache', () => {
