@@ -105,6 +105,9 @@ export function slotMessages(slot: ConversionSlot): number {
  * (`countResentMessages`: no hashing, a few identity checks a message against the
  * flat values kept of the last call), reuses those core messages and their ids;
  * only the messages after the first difference are converted and hashed.
+ * `toHistory` gives the same conversion as a history source that copies nothing
+ * and tells the session how many of its messages the last call's had, so a
+ * session last brought in line with that one reads only the new messages.
  * `fromCore` hands back the incoming objects themselves for the messages core
  * kept where they were — the messages that end the context as they end the
  * conversion (identity checks only, from the end), and the pinned ones that
