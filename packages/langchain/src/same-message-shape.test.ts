@@ -156,4 +156,24 @@ describe('sameMessageShape', () => {
     const result = (name: string) => new ToolMessage({ id: 't', tool_call_id: 'c1', content: 'body', name });
     expect(sameMessageShape(result('read_file'), result('write_file'))).toBe(false);
   });
+
+  it('compares tool arguments key by key: nested values, a key added or dropped, a key holding undefined as absent', () => {
+    const withArgs = (args: Record<string, unknown>) =>
+      new AIMessage({ id: 'a', content: '', tool_calls: [{ id: 'c1', name: 'edit', args }] });
+    const args = { path: 'a.ts', range: { from: 1, to: [2, 3] }, dry: false };
+    expect(sameMessageShape(withArgs(args), withArgs(JSON.parse(JSON.stringify(args))))).toBe(true);
+    expect(sameMessageShape(withArgs(args), withArgs({ ...args, range: { from: 1, to: [2, 4] } }))).toBe(false);
+    expect(sameMessageShape(withArgs(args), withArgs({ ...args, extra: 0 }))).toBe(false);
+    expect(sameMessageShape(withArgs({ ...args, extra: 0 }), withArgs(args))).toBe(false);
+    expect(sameMessageShape(withArgs({ path: 'a.ts' }), withArgs({ path: 'a.ts', note: undefined }))).toBe(true);
+    expect(sameMessageShape(withArgs({ dry: false }), withArgs({ dry: 0 }))).toBe(false);
+    // Arguments that are not plain objects are compared as core's generic comparison does.
+    const nullPrototype = Object.assign(Object.create(null) as Record<string, unknown>, { path: 'a.ts' });
+    expect(sameMessageShape(withArgs(nullPrototype), withArgs({ path: 'a.ts' }))).toBe(true);
+    expect(sameMessageShape(withArgs(nullPrototype), withArgs({ path: 'b.ts' }))).toBe(false);
+    class Args {
+      path = 'a.ts';
+    }
+    expect(sameMessageShape(withArgs(new Args()), withArgs({ path: 'a.ts' }))).toBe(false);
+  });
 });
