@@ -174,6 +174,8 @@ describe('sameMessageShape', () => {
     class Args {
       path = 'a.ts';
     }
-    expect(sameMessageShape(withArgs(new Args()), withArgs({ path: 'a.ts' }))).toBe(false);
+    expect(
+      sameMessageShape(withArgs(new Args() as unknown as Record<string, unknown>), withArgs({ path: 'a.ts' })),
+    ).toBe(false);
   });
 });
