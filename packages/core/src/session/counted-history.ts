@@ -29,14 +29,23 @@ export type CountedHistory = {
 };
 
 /**
- * A 53-bit hash of a message id (cyrb53). Two different ids at one place of the history
+ * A 53-bit hash of a message id (cyrb53's lanes and finalizer, fed a 32-bit word of two
+ * code units a step, seeded with the length; kept in memory only). Two different ids at one place of the history
  * with the same hash would be taken as the same message: about one chance in 2^53 a
  * message compared; a new id whose hash the history holds is checked against the ids themselves.
  */
 export function idHash(id: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let index = 0; index < id.length; index += 1) {
+  const length = id.length;
+  let h1 = 0xdeadbeef ^ length;
+  let h2 = 0x41c6ce57 ^ length;
+  // Two UTF-16 code units a step (one 32-bit word): half the multiplications of one a step.
+  let index = 0;
+  for (; index + 1 < length; index += 2) {
+    const word = id.charCodeAt(index) | (id.charCodeAt(index + 1) << 16);
+    h1 = Math.imul(h1 ^ word, 2654435761);
+    h2 = Math.imul(h2 ^ word, 1597334677);
+  }
+  if (index < length) {
     const code = id.charCodeAt(index);
     h1 = Math.imul(h1 ^ code, 2654435761);
     h2 = Math.imul(h2 ^ code, 1597334677);
