@@ -18,7 +18,7 @@ import { planSync } from './plan-sync.js';
 import { createCompactionRunner } from './run-compaction.js';
 import { createSessionEvents } from './session-events.js';
 import { createSessionPersistence } from './session-persistence.js';
-import { createSourceSync } from './source-sync.js';
+import { checkHistorySource, createSourceSync } from './source-sync.js';
 import { createTokenEstimate } from './token-estimate.js';
 import { compactionTracing } from './trace-compaction.js';
 import type { CompactionSession, CompactionSessionOptions } from './types.js';
@@ -142,6 +142,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
         const problem = 'takes the history as `messages` or as a `history` source, not both: pass one of them';
         throw new InvalidSettingsError({ setting: 'prepare', problem });
       }
+      if (source !== undefined) checkHistorySource(source);
       await load();
       if (source) {
         const counted = await sources.prepare(source);

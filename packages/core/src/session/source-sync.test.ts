@@ -100,6 +100,19 @@ describe('prepare({ history })', () => {
     expect((await conversation.history()).length).toBe(list.length);
   });
 
+  it('refuses a history source that is not one, saying what it lacks', async () => {
+    for (const bad of [
+      null,
+      {},
+      { length: 2 },
+      { length: -1, messages: () => [] },
+      { length: 1.5, messages: () => [] },
+    ]) {
+      await expect(session().prepare({ history: bad as never })).rejects.toThrow(InvalidSettingsError);
+    }
+    await expect(session().prepare({ history: { length: 1 } as never })).rejects.toThrow(/messages\(from\)/);
+  });
+
   it('takes messages or a history source, not both', async () => {
     await expect(session().prepare({ messages: [message(0)], history: source([message(0)]) })).rejects.toThrow(
       InvalidSettingsError,

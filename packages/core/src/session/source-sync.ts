@@ -1,3 +1,4 @@
+import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { parseMessages } from '../messages/parse-messages.js';
 import type { Message } from '../messages/types.js';
 import type { UsageRecord } from '../store/session-store.js';
@@ -24,6 +25,25 @@ import type { SessionPersistence } from './session-persistence.js';
 import type { TokenEstimate } from './token-estimate.js';
 import { usageCoversHistory } from './token-estimate.js';
 import type { HistorySource, PreparedContext } from './types.js';
+
+/**
+ * Checks a `prepare({ history })` source at the boundary: an object with a whole `length`
+ * ≥ 0 and a `messages(from)` function.
+ *
+ * @throws {InvalidSettingsError} naming what is wrong.
+ */
+export function checkHistorySource(source: unknown): asserts source is HistorySource {
+  const candidate = source as Partial<HistorySource> | null;
+  const problem =
+    typeof candidate !== 'object' || candidate === null
+      ? `must be an object like { length, messages(from) }, got ${candidate === null ? 'null' : typeof candidate}`
+      : typeof candidate.messages !== 'function'
+        ? 'needs a `messages(from)` function that returns the core messages from that index on'
+        : !Number.isInteger(candidate.length) || (candidate.length as number) < 0
+          ? `needs a whole \`length\` >= 0 (the number of messages), got ${String(candidate.length)}`
+          : undefined;
+  if (problem) throw new InvalidSettingsError({ setting: 'prepare.history', problem });
+}
 
 /** The session's parts a {@link createSourceSync} works with. */
 export type SourceSyncOptions = {
