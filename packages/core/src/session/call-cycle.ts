@@ -185,23 +185,12 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
         const current = context.current();
         const length = current.length;
         const historyLength = conversation.history.length;
-        let messages: Message[] | undefined;
-        let tokens: number | undefined;
         remember(length, () => estimate.counted(historyLength));
-        return {
-          ...(context.isHistory() ? { wholeHistory: length } : {}),
-          get messages() {
-            messages ??= current.slice(0, length);
-            return messages;
-          },
-          set messages(value) {
-            messages = value;
-          },
-          get tokens() {
-            tokens ??= estimate.estimate();
-            return tokens;
-          },
-        };
+        return lazyContext(
+          () => current.slice(0, length),
+          () => estimate.estimate(),
+          context.isHistory() ? { wholeHistory: length } : {},
+        );
       }
       if (!compaction && wantsCompaction()) {
         await persistence.adoptStoredState();
@@ -227,25 +216,11 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
       const historyLength = call.length;
       // The same record of the call as the fast path above; the context is the history itself.
       remember(historyLength, () => call.counted(historyLength), historyLength, call.lastMessageId);
-      let messages: Message[] | undefined;
-      let tokens: number | undefined;
-      return {
-        asIs: true,
-        get messages() {
-          messages ??= call.messages();
-          return messages;
-        },
-        set messages(value) {
-          messages = value;
-        },
-        get tokens() {
-          tokens ??= call.estimate();
-          return tokens;
-        },
-        set tokens(value) {
-          tokens = value;
-        },
-      };
+      return lazyContext(
+        () => call.messages(),
+        () => call.estimate(),
+        { asIs: true },
+      );
     },
     async recordUsage(usage) {
       const { inputTokens } = usage;
@@ -267,6 +242,36 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
     },
     request(request) {
       requested = request;
+    },
+  };
+}
+
+/**
+ * A prepared context whose `messages` and `tokens` are taken only when first read (a call
+ * far below the trigger may never read them), and can be set like plain fields.
+ */
+function lazyContext(
+  readMessages: () => Message[],
+  readTokens: () => number,
+  fields: Omit<PreparedContext, 'messages' | 'tokens'>,
+): PreparedContext {
+  let messages: Message[] | undefined;
+  let tokens: number | undefined;
+  return {
+    ...fields,
+    get messages() {
+      messages ??= readMessages();
+      return messages;
+    },
+    set messages(value) {
+      messages = value;
+    },
+    get tokens() {
+      tokens ??= readTokens();
+      return tokens;
+    },
+    set tokens(value) {
+      tokens = value;
     },
   };
 }
