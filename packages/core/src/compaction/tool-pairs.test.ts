@@ -5,7 +5,7 @@ import { createCompactionSession } from '../session/create-compaction-session.js
 import { buildContext } from './build-context.js';
 import { COMPACTION_STATE_SCHEMA } from './compaction-state.js';
 import { findCutPoint } from './find-cut-point.js';
-import { MISSING_RESULT_OUTPUT, repairToolPairs, straddledCuts } from './tool-pairs.js';
+import { hasValidToolPairs, MISSING_RESULT_OUTPUT, repairToolPairs, straddledCuts } from './tool-pairs.js';
 
 const user = (id: string, text = id): Message => ({ id, role: 'user', parts: [{ type: 'text', text }] });
 const call = (id: string, ...callIds: string[]): Message => ({
@@ -262,5 +262,109 @@ describe('repairToolPairs: provider-executed tools', () => {
       result('r', 'k', 'ran'),
     ];
     expect(repairToolPairs(mixed)).toBe(mixed);
+  });
+});
+
+describe('hasValidToolPairs', () => {
+  /** The check as it was written first (a set per message with calls): the reference the indexed pass must match. */
+  function withSets(messages: readonly Message[]): boolean {
+    let pending: Set<string> | undefined;
+    for (const message of messages) {
+      const carrier =
+        message.role === 'tool' ||
+        (message.role === 'user' && message.parts.some((part) => part.type === 'tool-result'));
+      if (carrier) {
+        for (const part of message.parts) {
+          if (part.type !== 'tool-result') continue;
+          if (!pending?.delete(part.toolCallId)) return false;
+        }
+        continue;
+      }
+      if (pending && pending.size > 0) return false;
+      pending = undefined;
+      for (const part of message.parts) {
+        if (part.type !== 'tool-call') continue;
+        pending ??= new Set();
+        if (pending.has(part.toolCallId)) return false;
+        pending.add(part.toolCallId);
+      }
+      for (const part of message.parts) {
+        if (part.type === 'tool-result' && !pending?.delete(part.toolCallId)) return false;
+      }
+    }
+    return !pending || pending.size === 0;
+  }
+
+  // Ids from a small set (so calls and results meet), and up to 40 of them in one message
+  // (past the 16 pending calls the indexed pass keeps in an array).
+  const id = fc.oneof(
+    fc.constantFrom('a', 'b', 'call_0'),
+    fc.nat(39).map((n) => `c${n}`),
+  );
+  const part = fc.oneof(
+    fc.constant({ type: 'text' as const, text: 't' }),
+    id.map((toolCallId) => ({ type: 'tool-call' as const, toolCallId, toolName: 'run', input: {} })),
+    id.map((toolCallId) => ({ type: 'tool-result' as const, toolCallId, toolName: 'run', output: 'o' })),
+  );
+  const message = fc.record({
+    role: fc.constantFrom('system' as const, 'user' as const, 'assistant' as const, 'tool' as const),
+    parts: fc.oneof(fc.array(part, { maxLength: 4 }), fc.array(part, { minLength: 17, maxLength: 45 })),
+  });
+  /** A call block that pairs: `calls` distinct ids, answered in shuffled order by one or more tool messages. */
+  const pairedBlock = fc
+    .tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 3 }), fc.nat())
+    .map(([calls, carriers, seed]): Omit<Message, 'id'>[] => {
+      const ids = Array.from({ length: calls }, (_, n) => `p${n}`);
+      const answered = ids.map((_, n) => ids[(n * 7 + seed) % calls]!).filter((v, n, all) => all.indexOf(v) === n);
+      for (const left of ids) if (!answered.includes(left)) answered.push(left);
+      const results = Array.from({ length: carriers }, (_, c) => ({
+        role: 'tool' as const,
+        parts: answered
+          .filter((_, n) => n % carriers === c)
+          .map((toolCallId) => ({ type: 'tool-result' as const, toolCallId, toolName: 'run', output: 'o' })),
+      }));
+      return [
+        {
+          role: 'assistant',
+          parts: ids.map((toolCallId) => ({ type: 'tool-call', toolCallId, toolName: 'run', input: {} })),
+        },
+        ...results,
+      ];
+    });
+  const conversation = fc
+    .array(
+      fc.oneof(
+        message.map((one) => [one]),
+        pairedBlock,
+      ),
+      { maxLength: 12 },
+    )
+    .map((blocks) => blocks.flat().map((one, index) => ({ id: `m${index}`, ...one }) as Message));
+
+  it('property: agrees with the set-based check on any mix of calls and results, few or many a message', () => {
+    fc.assert(
+      fc.property(conversation, (messages) => {
+        expect(hasValidToolPairs(messages)).toBe(withSets(messages));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('accepts blocks of more calls than it keeps in an array, and refuses a repeated or a missing answer among them', () => {
+    const ids = Array.from({ length: 30 }, (_, n) => `x${n}`);
+    const calls: Message = {
+      id: 'a',
+      role: 'assistant',
+      parts: ids.map((toolCallId) => ({ type: 'tool-call', toolCallId, toolName: 'run', input: {} })),
+    };
+    const answers = (list: string[]): Message => ({
+      id: 'r',
+      role: 'tool',
+      parts: list.map((toolCallId) => ({ type: 'tool-result', toolCallId, toolName: 'run', output: 'o' })),
+    });
+    expect(hasValidToolPairs([calls, answers([...ids].reverse()), user('u')])).toBe(true);
+    expect(hasValidToolPairs([calls, answers(ids.slice(1)), user('u')])).toBe(false);
+    expect(hasValidToolPairs([calls, answers([...ids, 'x3'])])).toBe(false);
+    expect(hasValidToolPairs([{ ...calls, parts: [...calls.parts, calls.parts[29]!] }, answers(ids)])).toBe(false);
   });
 });

@@ -60,34 +60,68 @@ function carriesResults(message: Message): boolean {
   );
 }
 
+/** Pending calls kept in a plain array up to this many; a message with more calls switches to a set. */
+const FEW_PENDING_CALLS = 16;
+
 /**
  * Whether every tool call is followed, in the result messages right after it, by exactly
- * one result, and no result stands anywhere else. One pass, no allocation per part.
+ * one result, and no result stands anywhere else. One indexed pass: the calls awaiting a
+ * result sit in one reused array (a message rarely has more than a few), so no set, array
+ * or iterator is made per message; a message with more than {@link FEW_PENDING_CALLS}
+ * calls uses a set, so the check stays linear.
  */
 export function hasValidToolPairs(messages: readonly Message[]): boolean {
-  let pending: Set<string> | undefined;
-  for (const message of messages) {
+  const pending: string[] = [];
+  let count = 0;
+  let many: Set<string> | undefined;
+  /** Removes `id` from the pending calls; false when it is not one of them. */
+  const answer = (id: string): boolean => {
+    if (many) return many.delete(id);
+    for (let index = 0; index < count; index += 1) {
+      if (pending[index] === id) {
+        count -= 1;
+        pending[index] = pending[count] as string;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (let at = 0; at < messages.length; at += 1) {
+    const message = messages[at] as Message;
+    const parts = message.parts;
     if (carriesResults(message)) {
-      for (const part of message.parts) {
-        if (part.type !== 'tool-result') continue;
-        if (!pending?.delete(part.toolCallId)) return false;
+      for (let index = 0; index < parts.length; index += 1) {
+        const part = parts[index] as Part;
+        if (part.type === 'tool-result' && !answer(part.toolCallId)) return false;
       }
       continue;
     }
-    if (pending && pending.size > 0) return false;
-    pending = undefined;
-    for (const part of message.parts) {
+    if (count > 0 || (many !== undefined && many.size > 0)) return false;
+    many = undefined;
+    for (let index = 0; index < parts.length; index += 1) {
+      const part = parts[index] as Part;
       if (part.type !== 'tool-call') continue;
-      pending ??= new Set();
-      if (pending.has(part.toolCallId)) return false;
-      pending.add(part.toolCallId);
+      const id = part.toolCallId;
+      if (many) {
+        if (many.has(id)) return false;
+        many.add(id);
+        continue;
+      }
+      for (let known = 0; known < count; known += 1) if (pending[known] === id) return false;
+      pending[count] = id;
+      count += 1;
+      if (count > FEW_PENDING_CALLS) {
+        many = new Set(pending.slice(0, count));
+        count = 0;
+      }
     }
     // A provider-executed tool's result sits in the assistant message with its call.
-    for (const part of message.parts) {
-      if (part.type === 'tool-result' && !pending?.delete(part.toolCallId)) return false;
+    for (let index = 0; index < parts.length; index += 1) {
+      const part = parts[index] as Part;
+      if (part.type === 'tool-result' && !answer(part.toolCallId)) return false;
     }
   }
-  return !pending || pending.size === 0;
+  return count === 0 && (many === undefined || many.size === 0);
 }
 
 /**
