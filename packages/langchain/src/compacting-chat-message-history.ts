@@ -16,6 +16,7 @@ import { checkChatHistoryOptions } from './check-langchain-options.js';
 import type { Conversion } from './extend-conversion.js';
 import { extendsHistory } from './extends-history.js';
 import { extendFromCore, fromCoreContext } from './from-core-messages.js';
+import { loadConversion } from './held-conversion.js';
 import { messageIds } from './message-ids.js';
 import { type ObservedStore, observedStore } from './observed-store.js';
 import { prepareGrown } from './prepare-grown.js';
@@ -110,16 +111,17 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
     const kept = this.#kept;
     this.#kept = undefined; // a concurrent call makes its own session
     const input = await this.#coreHistory(kept?.input);
-    const reused = kept && (await this.#canReuse(kept, input.result)) ? kept : undefined;
+    const reused = kept && (await this.#canReuse(kept, input)) ? kept : undefined;
     const current = reused ?? this.#newSession();
     // A kept session holds the kept source's messages, the first of the history (`#canReuse`): it reads only the rest.
-    const { prepared, source } = await prepareGrown(current.session, input.result, reused?.source);
+    const { prepared, source } = await prepareGrown(current.session, input, reused?.source);
     this.#prepared = current.session;
     if (prepared.asIs) {
       // The context is the wrapped history as it is: its messages are returned, nothing converted back.
       this.#kept = { session: current.session, store: current.store, input, source };
       return input.source.slice();
     }
+    loadConversion(input); // core loaded the history from the source (this does nothing then)
     // A backend that gives back other objects (Redis, Postgres) is answered with those, not the ones converted.
     const output = input.restored
       ? fromCoreContext(prepared.messages, input)
@@ -166,6 +168,7 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
   /** Compacts now, whatever the token count (`/compact [focus]`). Undefined when there is nothing to compact. */
   async compact(instructions?: string): Promise<CompactionResult | undefined> {
     const input = await this.#coreHistory(undefined);
+    loadConversion(input);
     const current = this.#newSession();
     await current.session.append(input.result);
     const result = await current.session.compact(instructions ? { instructions } : {});
@@ -188,8 +191,10 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
    * the store holds the record it left (no other history or process wrote one
    * since) and the history only grew.
    */
-  async #canReuse(kept: KeptSession, history: readonly Message[]): Promise<boolean> {
-    if (!kept.input || !extendsHistory(kept.input.result, history)) return false;
+  async #canReuse(kept: KeptSession, input: Conversion<BaseMessage, Message>): Promise<boolean> {
+    const extended =
+      kept.input === input || (!!kept.input && !kept.input.released && extendsHistory(kept.input.result, input.result));
+    if (!extended) return false;
     return JSON.stringify(await this.#store.loadRecord(this.sessionId)) === kept.store.recordJson;
   }
 

@@ -17,6 +17,7 @@ import { agentStateStore } from './agent-state-store.js';
 import { checkCompactionMiddlewareOptions } from './check-langchain-options.js';
 import type { Conversion } from './extend-conversion.js';
 import { extendFromCore, fromCoreContext } from './from-core-messages.js';
+import { loadConversion } from './held-conversion.js';
 import { modelIdOf } from './model-id-of.js';
 import { prepareGrown } from './prepare-grown.js';
 import { profileContextWindow } from './profile-context-window.js';
@@ -111,9 +112,8 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
       let sent: BaseMessage[];
       try {
         input = extendToCore(kept?.input, request.messages);
-        const history = input.result;
         // A manual compaction appends the history to a new session; other calls reuse the thread's while they can.
-        if (kept && !manual && canReuse(kept, { setup, record: incoming, history })) thread = kept.thread;
+        if (kept && !manual && canReuse(kept, { setup, record: incoming, input })) thread = kept.thread;
         thread ??= threadSession(store, (sessionStore) =>
           createCompactionSession({
             store: sessionStore,
@@ -128,7 +128,8 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
         );
         thread.use(store);
         if (manual) {
-          await thread.session.append(history);
+          loadConversion(input);
+          await thread.session.append(input.result);
           await thread.session.compact({
             ...(manual.instructions ? { instructions: manual.instructions } : {}),
             signal,
@@ -137,7 +138,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
         // A kept session holds the kept source's messages, the first of `history` (`canReuse`): it reads only the rest.
         const grown = await prepareGrown(
           thread.session,
-          history,
+          input,
           thread === kept?.thread ? kept.source : undefined,
           signal,
         );
@@ -148,6 +149,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
           output = undefined;
           sent = request.messages;
         } else {
+          loadConversion(input); // core loaded the history from the source (this does nothing then)
           // A thread restored from a checkpointer is sent as restored, not as it was converted.
           output = input.restored
             ? fromCoreContext(prepared.messages, input)
@@ -173,7 +175,9 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
         call: () => handler({ ...request, messages: sent }),
         recover: (error) => session.recoverFromOverflow(error, { signal }),
         retry: async () => {
-          sent = fromCoreContext(await session.context(), input).result;
+          const context = await session.context();
+          loadConversion(input);
+          sent = fromCoreContext(context, input).result;
           return handler({ ...request, messages: sent }); // a second overflow surfaces
         },
       });

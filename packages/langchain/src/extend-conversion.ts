@@ -5,7 +5,15 @@
  */
 export type Conversion<From, To> = {
   source: From[];
-  readonly result: To[];
+  /** What `source` converts to, from message {@link Conversion.released} on (one a message). */
+  result: To[];
+  /**
+   * How many first messages of `source` have their conversion let go (`releaseConversion`):
+   * `result[i]` is then the conversion of `source[released + i]`, and the first ones are
+   * converted again, from `source` as it is, only when asked for (`loadConversion`).
+   * @default 0
+   */
+  released?: number;
   /**
    * Whether the last extension took over other objects of the same value
    * ({@link AdoptPrefix}): what was made from the objects it replaced is to be made again.

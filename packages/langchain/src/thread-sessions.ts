@@ -5,6 +5,7 @@ import {
   heldMessagesBytes,
   type Message,
   processConversationMemory,
+  processCountedConversationMemory,
   type SessionRecord,
   type SessionStore,
 } from '@compaction/core';
@@ -56,42 +57,74 @@ export type ThreadSessions = {
 };
 
 /**
+ * What a thread held counted, not loaded costs besides its messages: the core session
+ * (its closures, the counted history's record), the entry, the conversion and source
+ * objects. A message then: its LangChain message in the conversion (a reference: the
+ * agent state holds the object) and its id's hash in the session. Measured: see
+ * docs/decisions.md ("LangChain, session 6").
+ */
+export const COUNTED_THREAD_BYTES = 10_240;
+
+/** See {@link COUNTED_THREAD_BYTES}. */
+export const COUNTED_MESSAGE_BYTES = 24;
+
+/** Whether a kept thread's session holds the history counted, not loaded: its conversion holds no core message. */
+export function isCounted(thread: KeptThread): boolean {
+  return thread.input.result.length === 0 && (thread.input.released ?? 0) > 0;
+}
+
+/** What a kept thread holds, in estimated bytes (what its budget sizes it by). */
+export function keptThreadBytes(thread: KeptThread): number {
+  const length = thread.input.source.length;
+  if (isCounted(thread)) return COUNTED_THREAD_BYTES + length * COUNTED_MESSAGE_BYTES;
+  return heldMessagesBytes(length, THREAD_MESSAGE_BYTES);
+}
+
+/**
  * A new session per model call would recount and rebuild the whole history
  * every time; a kept session takes only the new messages. Threads are kept in
  * core's `createConversationCache`, in the process's one budget
  * (`processConversationMemory()`, shared with every adapter's caches: the least
  * recently used conversations of the process go first), or past `maxThreads` when given.
+ * A thread whose session holds the history counted, not loaded ({@link isCounted}: a
+ * few KB) is kept in the budget of such conversations instead
+ * (`processCountedConversationMemory()`), so thousands of them are kept where the
+ * shared budget holds hundreds of loaded ones; each call puts its thread back in the
+ * budget that matches how its session holds the history now.
  *
- * @default maxThreads undefined (the process's byte budget applies)
+ * @default maxThreads undefined (the process's byte budgets apply)
  */
 export function threadSessions(maxThreads?: number): ThreadSessions {
-  const kept = createConversationCache<KeptThread>(
-    maxThreads === undefined
-      ? {
-          memory: processConversationMemory(),
-          sizeOf: (thread) => heldMessagesBytes(thread.input.result.length, THREAD_MESSAGE_BYTES),
-        }
-      : { maxBytes: maxThreads, sizeOf: () => 1 },
-  );
+  if (maxThreads !== undefined) {
+    const kept = createConversationCache<KeptThread>({ maxBytes: maxThreads, sizeOf: () => 1 });
+    return { take: (threadId) => kept.take(threadId), keep: (threadId, entry) => kept.put(threadId, entry) };
+  }
+  const loaded = createConversationCache<KeptThread>({ memory: processConversationMemory(), sizeOf: keptThreadBytes });
+  const counted = createConversationCache<KeptThread>({
+    memory: processCountedConversationMemory(),
+    sizeOf: keptThreadBytes,
+  });
   return {
-    take: (threadId) => kept.take(threadId),
-    keep: (threadId, entry) => kept.put(threadId, entry),
+    take: (threadId) => loaded.take(threadId) ?? counted.take(threadId),
+    keep: (threadId, entry) => (isCounted(entry) ? counted : loaded).put(threadId, entry),
   };
 }
 
 /**
  * Whether the kept session serves this call as a new session would: same setup,
- * the state holds the record the session left, and the history only grew since.
+ * the state holds the record the session left, and the history only grew since —
+ * the call's conversion is the kept one extended in place, or (a kept conversion that
+ * holds its core messages) one whose first messages are the very same core messages.
  */
 export function canReuse(
   kept: KeptThread,
-  call: { setup: readonly unknown[]; record: SessionRecord | undefined; history: readonly Message[] },
+  call: { setup: readonly unknown[]; record: SessionRecord | undefined; input: Conversion<BaseMessage, Message> },
 ): boolean {
   return (
     kept.setup.length === call.setup.length &&
     kept.setup.every((value, index) => value === call.setup[index]) &&
     (kept.record === call.record || JSON.stringify(call.record) === JSON.stringify(kept.record)) &&
-    extendsHistory(kept.input.result, call.history)
+    (call.input === kept.input || (!kept.input.released && extendsHistory(kept.input.result, call.input.result)))
   );
 }
 

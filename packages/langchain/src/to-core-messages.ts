@@ -4,6 +4,7 @@ import { blockToPart } from './block-to-part.js';
 import { COMPACTION_KWARG } from './compaction-kwarg.js';
 import { type Conversion, extendConversion } from './extend-conversion.js';
 import { assignMessageIds, hasId, messageIds } from './message-ids.js';
+import { sameMessageIds } from './same-message-ids.js';
 import { sameMessageShape } from './same-message-shape.js';
 
 /** The key under core `Message.metadata` that holds the LangChain message it came from. */
@@ -131,15 +132,19 @@ export type ExtendToCoreOptions = {
 
 /**
  * Whether a history whose first messages are other objects than those `previous`
- * converted can go on from that conversion: each has the id and the shape of the
- * one it replaces ({@link sameMessageShape}), as a checkpointer gives back the
- * next run of a thread. Their core messages stay (so do the session's counts);
- * what is sent is the restored objects ({@link fromCoreContext}). One pass that
- * reads a few fields of each message; no conversion.
+ * converted can go on from that conversion, as a checkpointer gives back the next run
+ * of a thread. When `previous` holds its core messages (its session holds the history
+ * loaded, and reads them), each restored message must have the id and the shape of the
+ * one it replaces ({@link sameMessageShape}): their core messages stay (so do the
+ * session's counts). When it let them all go (`releaseConversion`: the session held the
+ * history counted), the same ids in the same places are enough ({@link sameMessageIds}):
+ * whatever core reads later is converted from the restored objects. What is sent is the
+ * restored objects either way (`fromCoreContext`, or the state's messages as they are).
  */
 function adoptRestored(previous: Conversion<BaseMessage, Message>, messages: readonly BaseMessage[]): boolean {
   const { source } = previous;
   if (messages.length < source.length) return false;
+  if (previous.result.length === 0) return sameMessageIds(source, messages);
   for (let index = 0; index < source.length; index += 1) {
     const before = source[index]!;
     const now = messages[index]!;
