@@ -6,10 +6,11 @@ import type { AiSdkModel } from './as-language-model.js';
 import { checkCompactionOptions } from './check-compaction-options.js';
 import { compactionMetadata } from './compaction-metadata.js';
 import type { CompactionMiddlewareOptions } from './compaction-options.js';
-import { convertInEntry } from './convert-in-entry.js';
+import { type ConversationInEntry, convertInEntry } from './convert-in-entry.js';
 import type { ConvertedHistory } from './converted-history.js';
 import { type MessageConverter, messageConverter } from './message-converter.js';
-import { sessionRegistry } from './session-registry.js';
+import { placeConversation } from './place-conversation.js';
+import { type SessionRegistry, sessionRegistry } from './session-registry.js';
 
 /** {@link compactionMiddleware}'s middleware, with access to its conversations' sessions. */
 export type CompactionMiddleware = LanguageModelMiddleware & {
@@ -37,6 +38,8 @@ function callOf(params: CallOptions): Call | undefined {
 /** One model call in flight: the session that prepared it, its prompt as given and converted, and what happened. */
 type Call = {
   session: CompactionSession;
+  sessions: SessionRegistry;
+  conversation: ConversationInEntry;
   converter: MessageConverter;
   prompt: ProviderPrompt;
   /** The prompt converted, as the session reads it (`prepare({ history })`). */
@@ -81,7 +84,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
       const conversation = convertInEntry(sessions, converter, params.prompt, explicitSessionId(params), model);
       if (conversation === undefined) return params;
       const { session, history } = conversation;
-      const call: Call = { session, converter, prompt: params.prompt, history, events: [] };
+      const call: Call = { session, sessions, conversation, converter, prompt: params.prompt, history, events: [] };
       const prompt = await prepare(call, params.abortSignal);
       const transformed = { ...params, prompt };
       Object.defineProperty(transformed, CALL, { value: call }); // not enumerable: not copied, never sent
@@ -136,6 +139,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
 async function prepare(call: Call, signal: AbortSignal | undefined): Promise<ProviderPrompt> {
   const heard: CompactionEvent[] = [];
   const prepared = await collecting(call.session, heard, () => call.session.prepare({ history: call.history, signal }));
+  placeConversation(call.sessions, call.converter, call.conversation, prepared.asIs === true);
   const own = prepared.compaction;
   if (own) {
     call.events.push(

@@ -4,6 +4,7 @@ import { checkCompactionOptions } from './check-compaction-options.js';
 import type { CompactionPrepareStepOptions } from './compaction-options.js';
 import { convertInEntry } from './convert-in-entry.js';
 import { messageConverter } from './message-converter.js';
+import { placeConversation } from './place-conversation.js';
 import { sessionRegistry } from './session-registry.js';
 
 /** What {@link compactionPrepareStep} reads of `prepareStep`'s options. */
@@ -53,6 +54,7 @@ export function compactionPrepareStep(
     const previous = steps.at(-1);
     if (previous && runs.get(steps) === session) await session.recordUsage({ inputTokens: previous.usage.inputTokens });
     const prepared = await session.prepare({ history });
+    placeConversation(sessions, converter, conversation, prepared.asIs === true);
     runs.set(steps, session);
     // The context is the history as it came: sent as it is, `messages` never read (`asIs`: reading
     // it would ask the history for all of it; `wholeHistory`: it would copy the context).

@@ -13,7 +13,7 @@ import { type AiSdkMessage, CONVERSATION_ID_PREFIX, leadingSystemMessages } from
  * an edited earlier message rules out). `undefined` when there is no such message.
  */
 export function conversationKey(messages: MessageList): string | undefined {
-  let first: Message | undefined;
+  let first: MessageHead | undefined;
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages.at(index)!;
     if (message.role === 'system') continue;
@@ -23,8 +23,11 @@ export function conversationKey(messages: MessageList): string | undefined {
   return first?.id;
 }
 
+/** What {@link conversationKey} reads of a message. */
+export type MessageHead = Pick<Message, 'id' | 'role'>;
+
 /** Messages read by index: an array, or a call's converted history (which is not copied into one). */
-export type MessageList = { readonly length: number; at(index: number): Message | undefined };
+export type MessageList = { readonly length: number; at(index: number): MessageHead | undefined };
 
 /**
  * {@link conversationKey} read from the AI SDK messages themselves, before any

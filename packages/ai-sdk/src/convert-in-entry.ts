@@ -3,8 +3,15 @@ import type { AiSdkModel } from './as-language-model.js';
 import { conversationKey, promptConversationKey } from './conversation-key.js';
 import type { ConvertedHistory } from './converted-history.js';
 import type { MessageConverter } from './message-converter.js';
+import type { PlacedConversation } from './place-conversation.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { AiSdkMessage } from './to-core-messages.js';
+
+/** A call's conversation: its session and entry (see {@link convertInEntry}), and its prompt converted. */
+export type ConversationInEntry = PlacedConversation & {
+  readonly session: CompactionSession;
+  readonly history: ConvertedHistory;
+};
 
 /**
  * A call's conversation, what the middleware and prepareStep both start with:
@@ -23,14 +30,15 @@ export function convertInEntry(
   incoming: readonly AiSdkMessage[],
   explicit: string | undefined,
   model: AiSdkModel | string,
-): { session: CompactionSession; history: ConvertedHistory } | undefined {
+): ConversationInEntry | undefined {
   const key = explicit ?? promptConversationKey(incoming);
   if (key === undefined) return undefined;
   const entry = sessions.entry(key, model);
   const history = converter.toHistory(incoming, entry);
-  const sessionId = explicit ?? conversationKey(history) ?? key;
+  const sessionId = explicit ?? conversationKey({ length: history.length, at: history.head }) ?? key;
   // Both entries keep it: the next call looks it up under `key` again, and only the conversion
   // that saw the edit tells it apart (converted afresh, the edited message would get its old id back).
   if (sessionId !== key) sessions.entry(sessionId, model).conversion = entry.conversion;
-  return { session: sessions.get(sessionId, model, history.length), history };
+  const own = sessions.entry(sessionId, model, history.length);
+  return { session: own.session, history, entry: own, sessionId, model };
 }

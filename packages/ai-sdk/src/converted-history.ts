@@ -1,4 +1,5 @@
 import type { HistorySource, Message } from '@compaction/core';
+import { type Chain, chainHead, chainMessage, heldChainMessage, pushChainMessages } from './conversion-chain.js';
 
 /**
  * One call's conversion as the session reads it (`prepare({ history })`): the core
@@ -15,6 +16,8 @@ export type ConvertedHistory = {
   messages(from: number): Message[];
   /** The message at `index` (`0 <= index < length`), `undefined` past the end. */
   at(index: number): Message | undefined;
+  /** The id and role of the message at `index`, read without making a core message again. */
+  head(index: number): { id: string; role: Message['role'] } | undefined;
   /** How many messages end both `messages` and this history: the very same objects, counted from the end. */
   sameAtEnd(messages: readonly Message[]): number;
   /** See `HistorySource.since`; the next call's conversion lets go of it (no chain of old calls is kept). */
@@ -23,15 +26,17 @@ export type ConvertedHistory = {
 
 /**
  * The {@link ConvertedHistory} of the first `systemLength` messages of `system` followed
- * by the first `conversationLength` of `conversation`. The arrays are the converter's
- * chains, which only ever grow past those lengths (a chain cut by an edit is a new
- * array), so what this history reads never changes, however many calls come after.
+ * by the first `conversationLength` of `conversation`. The chains are the converter's,
+ * which only ever grow past those lengths (a chain cut by an edit is a new one), so what
+ * this history reads never changes, however many calls come after: a core message the
+ * chain let go (its session held the history counted) is made again with the same id and
+ * content when asked for.
  * `previous` is the last call's, whose first `unchanged` messages are this one's.
  */
 export function convertedHistory(
-  system: readonly Message[],
+  system: Chain,
   systemLength: number,
-  conversation: readonly Message[],
+  conversation: Chain,
   conversationLength: number,
   previous: ConvertedHistory | undefined,
   unchanged: number,
@@ -46,8 +51,14 @@ export function convertedHistory(
       index < 0 || index >= length
         ? undefined
         : index < systemLength
-          ? system[index]
-          : conversation[index - systemLength],
+          ? chainMessage(system, index)
+          : chainMessage(conversation, index - systemLength),
+    head: (index) =>
+      index < 0 || index >= length
+        ? undefined
+        : index < systemLength
+          ? chainHead(system, index)
+          : chainHead(conversation, index - systemLength),
     sameAtEnd: (messages) => sameAtEnd(messages, system, systemLength, conversation, conversationLength),
     since: previous !== undefined && unchanged > 0 ? { source: previous, unchanged } : undefined,
   };
@@ -56,37 +67,31 @@ export function convertedHistory(
   return history;
 }
 
-function messagesFrom(
-  from: number,
-  system: readonly Message[],
-  systemLength: number,
-  conversation: readonly Message[],
-  length: number,
-): Message[] {
+function messagesFrom(from: number, system: Chain, systemLength: number, conversation: Chain, length: number): Message[] {
   const start = Math.max(0, Math.trunc(from) || 0);
   const out: Message[] = [];
-  for (let index = start; index < systemLength; index += 1) out.push(system[index]!);
-  for (let index = Math.max(start, systemLength); index < length; index += 1)
-    out.push(conversation[index - systemLength]!);
+  if (start < systemLength) pushChainMessages(system, start, systemLength, out);
+  pushChainMessages(conversation, Math.max(start, systemLength) - systemLength, length - systemLength, out);
   return out;
 }
 
+/** Counted from the end, over the core messages the chains hold (one let go is no object of the context). */
 function sameAtEnd(
   messages: readonly Message[],
-  system: readonly Message[],
+  system: Chain,
   systemLength: number,
-  conversation: readonly Message[],
+  conversation: Chain,
   conversationLength: number,
 ): number {
   let end = messages.length;
   let at = conversationLength;
-  while (end > 0 && at > 0 && messages[end - 1] === conversation[at - 1]) {
+  while (end > 0 && at > 0 && messages[end - 1] === heldChainMessage(conversation, at - 1)) {
     end -= 1;
     at -= 1;
   }
   if (at === 0) {
     at = systemLength;
-    while (end > 0 && at > 0 && messages[end - 1] === system[at - 1]) {
+    while (end > 0 && at > 0 && messages[end - 1] === heldChainMessage(system, at - 1)) {
       end -= 1;
       at -= 1;
     }

@@ -5,6 +5,7 @@ import { promptArbitrary } from './__fixtures__/prompt-arbitraries.js';
 import { deepCopy, resent } from './__fixtures__/prompt-copies.js';
 import type { PromptMessage } from './ai-sdk-types.js';
 import { countResentMessages, keepSent, rememberSent, sentMessages } from './count-resent-messages.js';
+import { sentMessageAt } from './sent-messages.js';
 
 const count = (incoming: readonly object[], known: readonly object[]) =>
   countResentMessages(incoming, 0, incoming.length, sentMessages(known));
@@ -149,7 +150,7 @@ describe('countResentMessages', () => {
     const sent = sentMessages(known);
     const copy = deepCopy(known);
     expect(countResentMessages(copy, 0, 4, sent)).toBe(4);
-    expect(sent.values).toContain((copy[1]!.content as { input: unknown }[])[0]!.input);
+    expect(sent.refs).toContain((copy[1]!.content as { input: unknown }[])[0]!.input);
     const edited = resent(copy);
     (edited[1]!.content as { input: unknown }[])[0]!.input = { path: 'a.ts', deep: { n: [2] } };
     expect(countResentMessages(edited, 0, 4, sent)).toBe(1);
@@ -169,13 +170,14 @@ describe('countResentMessages', () => {
     const known = [user('a'), assistant('b'), user('c'), assistant('d'), user('e')];
     const sent = sentMessages(known);
     keepSent(sent, 2);
-    expect(sent.messages).toEqual(known.slice(0, 2));
+    expect(Array.from({ length: sent.count }, (_, index) => sentMessageAt(sent, index))).toEqual(known.slice(0, 2));
     expect(countResentMessages(resent(known), 0, 5, sent)).toBe(2);
     rememberSent(sent, assistant('other'));
     expect(countResentMessages(resent(known), 0, 5, sent)).toBe(2);
     expect(countResentMessages(resent([...known.slice(0, 2), assistant('other'), user('z')]), 0, 4, sent)).toBe(3);
     keepSent(sent, 0);
-    expect(sent.values).toEqual([]);
+    expect(sent.refs).toEqual([]);
+    expect(sent.count).toBe(0);
     expect(countResentMessages(resent(known), 0, 5, sent)).toBe(0);
   });
 

@@ -1,72 +1,39 @@
 import { sameContent } from '@compaction/core/internal';
+import {
+  COUNT_SHIFT,
+  EXECUTED_SHIFT,
+  GENERIC,
+  isRecord,
+  KIND_MASK,
+  MESSAGE_OPTIONS,
+  NOT_A_PART,
+  NOT_PARTS,
+  OTHER,
+  PART_BITS,
+  PART_OPTIONS,
+  PART_SHIFT,
+  REASONING,
+  ROLE_MASK,
+  ROLES,
+  refsStart,
+  type SentMessages,
+  STRING_CONTENT,
+  TEXT,
+  TOOL_CALL,
+  TOOL_RESULT,
+  unpackValues,
+} from './sent-messages.js';
+
+export {
+  keepSent,
+  rememberSent,
+  SENT_MESSAGE_BYTES,
+  type SentMessages,
+  sentMessages,
+  sentPrefix,
+} from './sent-messages.js';
 
 type Fields = Record<string, unknown>;
-
-/**
- * The messages a conversation sent, as {@link countResentMessages} compares the
- * next call's with them: the messages as first seen, and the values of each that
- * a provider reads, flattened into one array — per message its `role`,
- * `providerOptions` and content (a string, or the number of parts), per part its
- * `type`, `providerOptions` and the fields the provider spec defines for it
- * (`text`; `toolCallId`, `toolName`, `input`, `providerExecuted`; `toolCallId`,
- * `toolName`, `output`), or the part itself for other part types. Build it with
- * {@link sentMessages} and {@link rememberSent}, cut it with {@link keepSent}.
- */
-export type SentMessages = {
-  /** The messages, as first seen. */
-  readonly messages: object[];
-  /** The values of every message, one after the other. */
-  readonly values: unknown[];
-  /** `values.length` after each message. */
-  readonly ends: number[];
-};
-
-/**
- * Estimated bytes {@link SentMessages} holds a message besides the message itself: its
- * flat values (about eight slots of 8 bytes with one or two parts) and its end index.
- */
-export const SENT_MESSAGE_BYTES = 96;
-
-/** Marks content that is not an array of parts (a string): the value after it is the content. */
-const NOT_PARTS = Symbol('not parts');
-
-/** Marks a part that is not an object (malformed): the value after it is the part. */
-const NOT_A_PART = Symbol('not a part');
-
-/** An empty {@link SentMessages}, or one holding `messages`. */
-export function sentMessages(messages: readonly object[] = []): SentMessages {
-  const sent: SentMessages = { messages: [], values: [], ends: [] };
-  for (const message of messages) rememberSent(sent, message);
-  return sent;
-}
-
-/** Adds `message` after the messages `sent` holds. */
-export function rememberSent(sent: SentMessages, message: object): void {
-  sent.messages.push(message);
-  pushValues(sent.values, message as Fields);
-  sent.ends.push(sent.values.length);
-}
-
-/**
- * A new {@link SentMessages} holding the first `count` messages of `sent` (which is
- * left as it is: a conversion that was handed out keeps what it compared with).
- */
-export function sentPrefix(sent: SentMessages, count: number): SentMessages {
-  const kept = Math.max(0, Math.min(count, sent.messages.length));
-  return {
-    messages: sent.messages.slice(0, kept),
-    values: sent.values.slice(0, kept === 0 ? 0 : sent.ends[kept - 1]!),
-    ends: sent.ends.slice(0, kept),
-  };
-}
-
-/** Keeps the first `count` messages of `sent`. */
-export function keepSent(sent: SentMessages, count: number): void {
-  if (count >= sent.messages.length) return;
-  sent.messages.length = count;
-  sent.ends.length = count;
-  sent.values.length = count === 0 ? 0 : sent.ends[count - 1]!;
-}
 
 /**
  * How many of `incoming[from..to)` are, in order, the messages `sent` holds —
@@ -77,45 +44,60 @@ export function keepSent(sent: SentMessages, count: number): void {
  * from the application's messages, so the values inside — texts, tool inputs
  * and outputs, provider options — are the very same objects unless something
  * changed them. Messages before the last user message are therefore compared
- * value by value with the flat values `sent` keeps (one array read in order, no
- * second object graph to walk): each by identity first, and with
- * {@link sameContent} only when it is another object (which then takes its
- * place, so a prompt rebuilt from copies pays that once). An edit anywhere in
- * them — a new text, tool input, tool output or provider option, however deep —
- * gives another value and is seen; keys the provider spec does not define are
- * not read there (a provider does not read them either). From the last user
- * message on, where a tool loop adds and a framework may rewrite, messages are
- * compared in full with `sameContent`. Values changed in place inside a shared
- * object are not seen (nothing short of hashing every message could).
+ * value by value with the packed values `sent` keeps (a shape code and the
+ * references, read in order; no second object graph to walk): each by identity
+ * first, and with {@link sameContent} only when it is another object (which then
+ * takes its place, so a prompt rebuilt from copies pays that once). An edit
+ * anywhere in them — a new text, tool input, tool output or provider option,
+ * however deep — gives another value and is seen; keys the provider spec does
+ * not define are not read there (a provider does not read them either). From the
+ * last user message on, where a tool loop adds and a framework may rewrite,
+ * messages are compared in full with `sameContent` against the originals `sent`
+ * keeps; where it no longer keeps one (the last user message moved back before
+ * where it was), by value, and a message or part with a key the spec does not
+ * define counts as different. Values changed in place inside a shared object are
+ * not seen (nothing short of hashing every message could).
  */
 export function countResentMessages(incoming: readonly object[], from: number, to: number, sent: SentMessages): number {
-  const limit = Math.min(to - from, sent.messages.length);
+  const limit = Math.min(to - from, sent.count);
   const older = Math.min(limit, lastUserIndex(incoming, from, to) - from);
-  let same = countSameValues(incoming, from, older, sent.values);
+  let same = countSameValues(incoming, from, older, sent);
   if (same < older) return same;
-  while (same < limit && sameContent(incoming[from + same], sent.messages[same])) same += 1;
+  while (same < limit && sameAsSent(incoming[from + same], sent, same)) same += 1;
   return same;
 }
 
+/** Whether `message` has the content of message `index` of `sent`, compared in full where the original is kept. */
+function sameAsSent(message: unknown, sent: SentMessages, index: number): boolean {
+  if (index >= sent.originalsFrom) return sameContent(message, sent.originals[index - sent.originalsFrom]);
+  return isRecord(message) && onlySpecKeys(message) && matchPacked(message, sent, index) >= 0;
+}
+
 /**
- * How many of `incoming[from..from + older)` have, in order, the values laid out
- * in `values` (see `pushValues`). It runs over every old message on every call,
- * so the loop is lean: identity checks inline, no call a message, nothing made.
- * Only a message where one of them fails goes to {@link matchValues}, which also
- * accepts a value equal in content but another object (and keeps it instead).
+ * How many of `incoming[from..from + older)` have, in order, the values `sent` keeps.
+ * It runs over every old message on every call, so the loop is lean: identity checks
+ * inline against the shape code and the references, no call a message, nothing made.
+ * Only a message where one of them fails goes to {@link matchPacked}, which also accepts
+ * a value equal in content but another object (and keeps it instead).
  */
-function countSameValues(incoming: readonly object[], from: number, older: number, values: unknown[]): number {
+function countSameValues(incoming: readonly object[], from: number, older: number, sent: SentMessages): number {
+  const table = sent.table;
+  const refs = sent.refs;
   let at = 0;
   let count = 0;
   for (; count < older; count += 1) {
     const message = incoming[from + count] as Fields;
+    const code = table[count * 2]!;
     let next: number;
     try {
-      next = identicalValues(message, values, at);
+      next =
+        ((code >>> COUNT_SHIFT) & 7) === GENERIC
+          ? identicalValues(message, refs, at)
+          : identicalPacked(message, code, refs, at);
     } catch {
-      next = -1; // a malformed message (null, or a null part): matchValues tells
+      next = -1; // a malformed message (null, or a null part): matchPacked tells
     }
-    if (next < 0 && typeof message === 'object' && message !== null) next = matchValues(message, values, at);
+    if (next < 0 && typeof message === 'object' && message !== null) next = matchPacked(message, sent, count);
     if (next < 0) break;
     at = next;
   }
@@ -123,10 +105,66 @@ function countSameValues(incoming: readonly object[], from: number, older: numbe
 }
 
 /**
- * Whether `message` has the very values `values[at..]` (identity only; see
- * {@link matchValues} for the rest): the index after them, or -1. Reads
- * without checking types (string content has no parts to match; a null
- * message or part throws and the caller treats it as a mismatch).
+ * Whether `message` has the shape `code` and the very references `refs[at..]` (identity
+ * only): the index after them, or -1. Reads without checking types (a null message or part
+ * throws and the caller treats it as a mismatch).
+ */
+function identicalPacked(message: Fields, code: number, refs: unknown[], at: number): number {
+  if (message.role !== ROLES[code & ROLE_MASK]) return -1;
+  let next = at;
+  if (code & MESSAGE_OPTIONS) {
+    if (message.providerOptions !== refs[next]) return -1;
+    next += 1;
+  } else if (message.providerOptions !== undefined) return -1;
+  const count = (code >>> COUNT_SHIFT) & 7;
+  const content = message.content as readonly unknown[];
+  if (count === STRING_CONTENT) return content === refs[next] ? next + 1 : -1;
+  if (typeof content === 'string' || content.length !== count) return -1;
+  for (let index = 0; index < count; index += 1) {
+    const part = content[index] as Fields;
+    const bits = code >>> (PART_SHIFT + PART_BITS * index);
+    if (bits & PART_OPTIONS) {
+      if (part.providerOptions !== refs[next]) return -1;
+      next += 1;
+    } else if (part.providerOptions !== undefined) return -1;
+    const kind = bits & KIND_MASK;
+    if (kind === TEXT) {
+      if (part.type !== 'text' || part.text !== refs[next]) return -1;
+      next += 1;
+    } else if (kind === TOOL_RESULT) {
+      if (
+        part.type !== 'tool-result' ||
+        part.toolCallId !== refs[next] ||
+        part.toolName !== refs[next + 1] ||
+        part.output !== refs[next + 2]
+      )
+        return -1;
+      next += 3;
+    } else if (kind === TOOL_CALL) {
+      const executed = (bits >>> EXECUTED_SHIFT) & 3;
+      if (
+        part.type !== 'tool-call' ||
+        part.toolCallId !== refs[next] ||
+        part.toolName !== refs[next + 1] ||
+        part.input !== refs[next + 2] ||
+        part.providerExecuted !== (executed === 0 ? undefined : executed === 1)
+      )
+        return -1;
+      next += 3;
+    } else if (kind === REASONING) {
+      if (part.type !== 'reasoning' || part.text !== refs[next]) return -1;
+      next += 1;
+    } else if (kind === OTHER) {
+      if (part !== refs[next]) return -1; // files, custom parts, …: another object each call, matchPacked
+      next += 1;
+    } else return -1;
+  }
+  return next;
+}
+
+/**
+ * Whether `message` has the very values `values[at..]` of a message kept value by value
+ * (identity only; see {@link matchValues} for the rest): the index after them, or -1.
  */
 function identicalValues(message: Fields, values: unknown[], at: number): number {
   const content = message.content as readonly unknown[];
@@ -138,7 +176,7 @@ function identicalValues(message: Fields, values: unknown[], at: number): number
     const part = content[index] as Fields;
     const type = part.type;
     if (type !== values[next] || part.providerOptions !== values[next + 1]) return -1;
-    if (type === 'text') {
+    if (type === 'text' || type === 'reasoning') {
       if (part.text !== values[next + 2]) return -1;
       next += 3;
     } else if (type === 'tool-result') {
@@ -158,54 +196,53 @@ function identicalValues(message: Fields, values: unknown[], at: number): number
       )
         return -1;
       next += 6;
-    } else if (type === 'reasoning') {
-      if (part.text !== values[next + 2]) return -1;
-      next += 3;
     } else return -1; // the rest (files, custom parts, …): matchValues
   }
   return next;
 }
 
+/**
+ * Whether `message` has the values of message `index` of `sent`, equal objects accepted (and
+ * kept in place of the kept ones): the index in `refs` after the message, or -1.
+ */
+function matchPacked(message: Fields, sent: SentMessages, index: number): number {
+  const { values, slots } = unpackValues(sent, index);
+  if (matchValues(message, values, 0) < 0) return -1;
+  for (let at = 0; at < slots.length; at += 1) if (slots[at]! >= 0) sent.refs[slots[at]!] = values[at];
+  return refsStart(sent, index + 1);
+}
+
 /** The index of the last user message in `messages[from..to)`, or `from`. */
-function lastUserIndex(messages: readonly object[], from: number, to: number): number {
+export function lastUserIndex(messages: readonly object[], from: number, to: number): number {
   for (let index = to - 1; index > from; index -= 1)
     if ((messages[index] as Fields | null)?.role === 'user') return index;
   return from;
 }
 
-function pushValues(values: unknown[], message: Fields): void {
-  if (!isRecord(message)) {
-    values.push(NOT_A_PART, message); // malformed: never matched (countResentMessages stops at it)
-    return;
+/** The keys the provider spec defines on a message and on each part type the values hold. */
+const SPEC_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  message: new Set(['role', 'content', 'providerOptions']),
+  text: new Set(['type', 'text', 'providerOptions']),
+  reasoning: new Set(['type', 'text', 'providerOptions']),
+  'tool-call': new Set(['type', 'toolCallId', 'toolName', 'input', 'providerExecuted', 'providerOptions']),
+  'tool-result': new Set(['type', 'toolCallId', 'toolName', 'output', 'providerOptions']),
+};
+
+/** Whether a message and its parts of the spec's types have no (defined) key the values do not hold. */
+function onlySpecKeys(message: Fields): boolean {
+  if (!specKeysOnly(message, SPEC_KEYS.message!)) return false;
+  if (!Array.isArray(message.content)) return true;
+  for (const part of message.content as unknown[]) {
+    if (!isRecord(part)) continue;
+    const keys = SPEC_KEYS[part.type as string];
+    if (keys !== undefined && !specKeysOnly(part, keys)) return false;
   }
-  values.push(message.role, message.providerOptions);
-  const content = message.content;
-  if (!Array.isArray(content)) {
-    values.push(NOT_PARTS, content);
-    return;
-  }
-  values.push(content.length);
-  for (const part of content as unknown[]) {
-    if (!isRecord(part)) {
-      values.push(NOT_A_PART, part);
-      continue;
-    }
-    values.push(part.type, part.providerOptions);
-    switch (part.type) {
-      case 'text':
-      case 'reasoning':
-        values.push(part.text);
-        break;
-      case 'tool-call':
-        values.push(part.toolCallId, part.toolName, part.input, part.providerExecuted);
-        break;
-      case 'tool-result':
-        values.push(part.toolCallId, part.toolName, part.output);
-        break;
-      default:
-        values.push(part);
-    }
-  }
+  return true;
+}
+
+function specKeysOnly(value: Fields, keys: ReadonlySet<string>): boolean {
+  for (const key in value) if (value[key] !== undefined && !keys.has(key)) return false;
+  return true;
 }
 
 /**
@@ -284,8 +321,4 @@ function settle(value: unknown, values: unknown[], at: number): boolean {
   if (typeof value !== 'object' || !sameContent(value, kept)) return false;
   values[at] = value;
   return true;
-}
-
-function isRecord(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null;
 }

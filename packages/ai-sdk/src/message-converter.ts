@@ -7,15 +7,18 @@ import {
   processConversationMemory,
 } from '@compaction/core';
 import { contentFingerprint, hashString, nextContentId } from '@compaction/core/internal';
-import { type ConvertedHistory, convertedHistory } from './converted-history.js';
 import {
-  countResentMessages,
-  rememberSent,
-  SENT_MESSAGE_BYTES,
-  type SentMessages,
-  sentMessages,
-  sentPrefix,
-} from './count-resent-messages.js';
+  appendToChain,
+  type Chain,
+  chainId,
+  chainLength,
+  chainPrefix,
+  heldMessages,
+  newChain,
+  releaseChain,
+} from './conversion-chain.js';
+import { type ConvertedHistory, convertedHistory } from './converted-history.js';
+import { countResentMessages, lastUserIndex, SENT_MESSAGE_BYTES } from './count-resent-messages.js';
 import { fromCoreMessage } from './from-core-message.js';
 import {
   type AiSdkMessage,
@@ -48,6 +51,13 @@ export type MessageConverter = {
    */
   toHistory(messages: readonly AiSdkMessage[], slot?: ConversionSlot): ConvertedHistory;
   /**
+   * Lets go of the core messages of the conversion kept in `slot` (its session holds the
+   * history counted, not loaded, and reads only new messages): what stays is, per message,
+   * the packed values the next call is compared with and its id; a history handed out over
+   * it makes a message again when the session asks for it (the same id and content).
+   */
+  release(slot: ConversionSlot): void;
+  /**
    * Same messages as `messages.map(fromCoreMessage)` (a prepared context), where the
    * messages of `converted` (what `toCore` or `toHistory` returned for this call) come back
    * as the very objects of `incoming` (what it was given) at their places.
@@ -60,18 +70,6 @@ export type MessageConverter = {
 };
 
 /**
- * One chain (leading system messages, or the conversation) as last converted. A chain is
- * only ever appended to: one an edit cuts is copied up to the cut into a new chain, so a
- * {@link ConvertedHistory} handed out over its first messages reads the same forever.
- */
-type Chain = {
-  /** The core messages, each made once and reused while its content comes back unchanged. */
-  readonly messages: Message[];
-  /** The AI SDK message of each, side by side (what `originalMessage` holds), and the values the next call is compared with. */
-  readonly sent: SentMessages;
-};
-
-/**
  * A conversation's last conversion, and the history handed out for it with the chain
  * lengths it covers: while the chains still have those lengths, they are what it holds.
  */
@@ -81,6 +79,8 @@ type Conversion = {
   history: ConvertedHistory;
   systemLength: number;
   conversationLength: number;
+  /** Where the last user message of the conversation chain was (the next call compares from there in full). */
+  lastUser: number;
 };
 
 /**
@@ -90,10 +90,23 @@ type Conversion = {
  */
 export const CONVERSION_MESSAGE_BYTES = HELD_MESSAGE_BYTES + SENT_MESSAGE_BYTES;
 
+/**
+ * Estimated bytes a released conversion ({@link MessageConverter.release}) holds a message:
+ * its packed values and id (the core messages and the originals before the last user
+ * message let go). Measured with the session held counted: see `COUNTED_SESSION_BYTES`.
+ */
+export const RELEASED_MESSAGE_BYTES = SENT_MESSAGE_BYTES;
+
 /** How many messages the conversion kept in `slot` holds (0 when none). */
 export function slotMessages(slot: ConversionSlot): number {
   const conversion = slot.conversion as Conversion | undefined;
   return conversion === undefined ? 0 : conversionLength(conversion);
+}
+
+/** How many core messages the conversion kept in `slot` holds, not let go (0 when none). */
+export function slotHeldMessages(slot: ConversionSlot): number {
+  const conversion = slot.conversion as Conversion | undefined;
+  return conversion === undefined ? 0 : heldMessages(conversion.system) + heldMessages(conversion.conversation);
 }
 
 /**
@@ -103,11 +116,14 @@ export function slotMessages(slot: ConversionSlot): number {
  * conversation's last conversion (keyed by its opening exchange) and, while the
  * incoming messages have the same content as the remembered ones
  * (`countResentMessages`: no hashing, a few identity checks a message against the
- * flat values kept of the last call), reuses those core messages and their ids;
+ * packed values kept of the last call), reuses those core messages and their ids;
  * only the messages after the first difference are converted and hashed.
  * `toHistory` gives the same conversion as a history source that copies nothing
  * and tells the session how many of its messages the last call's had, so a
  * session last brought in line with that one reads only the new messages.
+ * `release` lets go of a conversion's core messages while its session holds the
+ * history counted, not loaded: what stays is the packed values and ids, from
+ * which a message is made again if the session asks for it.
  * `fromCore` hands back the incoming objects themselves for the messages core
  * kept where they were — the messages that end the context as they end the
  * conversion (identity checks only, from the end), and the pinned ones that
@@ -150,42 +166,6 @@ export function messageConverter(
     return converted;
   }
 
-  /** `messages[start..end)` converted, reusing what `previous` holds of them; `same` is how many it held. */
-  function convert(
-    messages: readonly AiSdkMessage[],
-    start: number,
-    end: number,
-    prefix: string,
-    previous: Chain | undefined,
-  ): { chain: Chain; same: number } {
-    const same = previous === undefined ? 0 : countResentMessages(messages, start, end, previous.sent);
-    // The id the first changed message had: a sampled fingerprint may miss an edit, so
-    // an edited message that hashes to it gets a full-content hash mixed in.
-    const displacedId = previous?.messages[same]?.id;
-    // A chain is extended in place; one an edit cuts is copied up to the cut (the handed-out
-    // histories over it keep reading what they read).
-    const converted: Chain =
-      previous === undefined
-        ? { messages: [], sent: sentMessages() }
-        : same < previous.messages.length
-          ? { messages: previous.messages.slice(0, same), sent: sentPrefix(previous.sent, same) }
-          : previous;
-    let id = same > 0 ? converted.messages[same - 1]!.id : undefined;
-    for (let index = start + same; index < end; index += 1) {
-      const message = messages[index]!;
-      const previousId = id;
-      id = nextContentId(message, previousId, prefix);
-      if (index === start + same && id === displacedId) {
-        const seed = previousId === undefined ? '' : previousId.slice(prefix.length);
-        id = `${prefix}${hashString(JSON.stringify(message) ?? '', contentFingerprint(message, seed))}`;
-      }
-      const core = toCoreMessage(message, id);
-      converted.messages.push(core);
-      rememberSent(converted.sent, message);
-    }
-    return { chain: converted, same };
-  }
-
   function toHistory(messages: readonly AiSdkMessage[], slot: ConversionSlot | undefined): ConvertedHistory {
     const leading = leadingSystemMessages(messages);
     const key = slot === undefined ? openingKey(messages, leading) : '';
@@ -194,12 +174,12 @@ export function messageConverter(
     // (a conversion two entries keep may have been extended through the other one since).
     const current =
       previous !== undefined &&
-      previous.system.messages.length === previous.systemLength &&
-      previous.conversation.messages.length === previous.conversationLength;
+      chainLength(previous.system) === previous.systemLength &&
+      chainLength(previous.conversation) === previous.conversationLength;
     const system = convert(messages, 0, leading, SYSTEM_ID_PREFIX, previous?.system);
     const conversation = convert(messages, leading, messages.length, CONVERSATION_ID_PREFIX, previous?.conversation);
-    const systemLength = system.chain.messages.length;
-    const conversationLength = conversation.chain.messages.length;
+    const systemLength = chainLength(system.chain);
+    const conversationLength = chainLength(conversation.chain);
     let unchanged = 0;
     if (current) {
       unchanged =
@@ -208,9 +188,9 @@ export function messageConverter(
           : system.same;
     }
     const history = convertedHistory(
-      system.chain.messages,
+      system.chain,
       systemLength,
-      conversation.chain.messages,
+      conversation.chain,
       conversationLength,
       previous?.history,
       unchanged,
@@ -221,6 +201,7 @@ export function messageConverter(
       history,
       systemLength,
       conversationLength,
+      lastUser: lastUserIndex(messages, leading, messages.length) - leading,
     };
     if (slot === undefined) recent.put(key, conversion);
     else slot.conversion = conversion;
@@ -230,6 +211,13 @@ export function messageConverter(
   return {
     toCore: (messages, slot) => toHistory(messages, slot).messages(0),
     toHistory,
+    release(slot) {
+      const conversion = slot.conversion as Conversion | undefined;
+      if (conversion === undefined) return;
+      // The system chain is compared in full (it holds no user message): its originals stay.
+      releaseChain(conversion.system, 0);
+      releaseChain(conversion.conversation, conversion.lastUser);
+    },
     fromCore(messages, converted, incoming) {
       // Nothing here keeps a call's prompt past its call (a WeakMap from the converted array to
       // it made every scavenge keep 10,000-message prompts alive and age them into the old heap).
@@ -243,7 +231,7 @@ export function messageConverter(
       if (end === 0 && position === 0) return incoming as AiSdkMessage[]; // nothing changed: the prompt itself
       // The pinned messages start both.
       let front = 0;
-      while (front < end && front < position && messages[front] === converted.at(front)) front += 1;
+      while (front < end && front < position && messages[front] === heldAt(converted, front)) front += 1;
       const back: AiSdkMessage[] = [];
       for (let index = 0; index < front; index += 1) back.push(incoming[index]!);
       for (let index = front; index < end; index += 1) back.push(aiSdkMessage(messages[index]!));
@@ -251,6 +239,45 @@ export function messageConverter(
       return back;
     },
   };
+}
+
+/** `messages[start..end)` converted, reusing what `previous` holds of them; `same` is how many it held. */
+function convert(
+  messages: readonly AiSdkMessage[],
+  start: number,
+  end: number,
+  prefix: string,
+  previous: Chain | undefined,
+): { chain: Chain; same: number } {
+  const same = previous === undefined ? 0 : countResentMessages(messages, start, end, previous.sent);
+  // The id the first changed message had: a sampled fingerprint may miss an edit, so
+  // an edited message that hashes to it gets a full-content hash mixed in.
+  const displacedId = previous !== undefined && same < chainLength(previous) ? chainId(previous, same) : undefined;
+  // A chain is extended in place; one an edit cuts is copied up to the cut (the handed-out
+  // histories over it keep reading what they read).
+  const converted: Chain =
+    previous === undefined
+      ? newChain(prefix)
+      : same < chainLength(previous)
+        ? chainPrefix(previous, same)
+        : previous;
+  let id = same > 0 ? chainId(converted, same - 1) : undefined;
+  for (let index = start + same; index < end; index += 1) {
+    const message = messages[index]!;
+    const previousId = id;
+    id = nextContentId(message, previousId, prefix);
+    if (index === start + same && id === displacedId) {
+      const seed = previousId === undefined ? '' : previousId.slice(prefix.length);
+      id = `${prefix}${hashString(JSON.stringify(message) ?? '', contentFingerprint(message, seed))}`;
+    }
+    appendToChain(converted, message, id, toCoreMessage(message, id));
+  }
+  return { chain: converted, same };
+}
+
+/** A message of a call's converted history as held, or as an array has it. */
+function heldAt(converted: readonly Message[] | ConvertedHistory, index: number): Message | undefined {
+  return Array.isArray(converted) ? converted[index] : (converted as ConvertedHistory).at(index);
 }
 
 /** How many messages end both `messages` and `converted`: the very same objects, counted from the end. */
@@ -274,5 +301,5 @@ function openingKey(messages: readonly AiSdkMessage[], leading: number): string 
 }
 
 function conversionLength(conversion: Conversion): number {
-  return conversion.system.messages.length + conversion.conversation.messages.length;
+  return chainLength(conversion.system) + chainLength(conversion.conversation);
 }

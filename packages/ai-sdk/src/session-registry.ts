@@ -7,11 +7,18 @@ import {
   heldMessagesBytes,
   memoryStore,
   processConversationMemory,
+  processCountedConversationMemory,
   SESSION_MESSAGE_BYTES,
 } from '@compaction/core';
 import type { AiSdkModel } from './as-language-model.js';
 import type { CompactionOptions } from './compaction-options.js';
-import { CONVERSION_MESSAGE_BYTES, type ConversionSlot, slotMessages } from './message-converter.js';
+import {
+  CONVERSION_MESSAGE_BYTES,
+  type ConversionSlot,
+  RELEASED_MESSAGE_BYTES,
+  slotHeldMessages,
+  slotMessages,
+} from './message-converter.js';
 import { resolveSummarizer } from './resolve-summarizer.js';
 
 /** A conversation's kept entry: its session, and the conversion the middleware or prepareStep keeps beside it. */
@@ -19,7 +26,27 @@ export type SessionEntry = ConversionSlot & {
   readonly session: CompactionSession;
   /** How many messages the session holds (the last call's). */
   messages: number;
+  /**
+   * Whether the session held the history counted, not loaded, after its last prepare (and
+   * the conversion let go of its core messages): the entry is then in the process's budget
+   * of counted conversations, `processCountedConversationMemory()`.
+   */
+  counted: boolean;
 };
+
+/**
+ * What a conversation held counted costs besides its messages: the session (its closures,
+ * contexts and counted history), the entry, the conversion and the history handed out.
+ * Measured: see `COUNTED_MESSAGE_BYTES`.
+ */
+export const COUNTED_CONVERSATION_BYTES = 10_240;
+
+/**
+ * What a conversation held counted costs a message: its id's hash in the session, its
+ * packed values and id in the conversion. Measured (Node 24, full GC): see docs/decisions.md,
+ * "The AI SDK, session 6".
+ */
+export const COUNTED_MESSAGE_BYTES = 8 + RELEASED_MESSAGE_BYTES;
 
 /** The sessions of one middleware or prepareStep function, by conversation and model. */
 export type SessionRegistry = {
@@ -35,6 +62,12 @@ export type SessionRegistry = {
    * conversion evicted together. `messages` as for `get`.
    */
   entry(sessionId: string, model: AiSdkModel | string, messages?: number): SessionEntry;
+  /**
+   * Puts the conversation's entry in the budget that matches how its session holds the
+   * history now (`entry.counted`), if it is still kept (an entry made again after this one
+   * was let go stays where it is).
+   */
+  place(sessionId: string, model: AiSdkModel | string, entry: SessionEntry): void;
 };
 
 /**
@@ -70,6 +103,7 @@ const registries = new WeakMap<CompactionOptions, SessionRegistry>();
 
 function createRegistry(options: CompactionOptions): SessionRegistry {
   const store = options.store ?? memoryStore();
+  /** Conversations whose session holds the history loaded, in the process's budget. */
   const sessions = createConversationCache<SessionEntry>({
     memory: processConversationMemory(),
     // A conversion beside the session holds the same messages (its core messages are the session's).
@@ -79,13 +113,22 @@ function createRegistry(options: CompactionOptions): SessionRegistry {
         SESSION_MESSAGE_BYTES + (entry.conversion === undefined ? 0 : CONVERSION_MESSAGE_BYTES),
       ),
   });
+  /** Conversations whose session holds the history counted, not loaded: a few KB each, in a budget of their own. */
+  const countedSessions = createConversationCache<SessionEntry>({
+    memory: processCountedConversationMemory(),
+    sizeOf: (entry) =>
+      COUNTED_CONVERSATION_BYTES +
+      Math.max(entry.messages, slotMessages(entry)) * COUNTED_MESSAGE_BYTES +
+      slotHeldMessages(entry) * CONVERSION_MESSAGE_BYTES,
+  });
   const tokenCache = conversationTokenCache(options.counter);
   const registry: SessionRegistry = {
     get: (sessionId, model, messages) => registry.entry(sessionId, model, messages).session,
     entry(sessionId, model, messages) {
       const modelId = typeof model === 'string' ? model : model.modelId;
       const key = conversationCacheKey(sessionId, modelId);
-      const entry: SessionEntry = sessions.take(key) ?? {
+      const entry: SessionEntry = sessions.take(key) ??
+        countedSessions.take(key) ?? {
         session: createCompactionSession({
           store,
           sessionId,
@@ -97,10 +140,22 @@ function createRegistry(options: CompactionOptions): SessionRegistry {
           onEvent: options.onEvent ?? options.onCompaction,
         }),
         messages: messages ?? 0,
+        counted: false,
       };
       if (messages !== undefined) entry.messages = messages;
-      sessions.put(key, entry); // the most recently used, at its current size
+      (entry.counted ? countedSessions : sessions).put(key, entry); // the most recently used, at its current size
       return entry;
+    },
+    place(sessionId, model, entry) {
+      const key = conversationCacheKey(sessionId, typeof model === 'string' ? model : model.modelId);
+      const [here, there] = entry.counted ? [countedSessions, sessions] : [sessions, countedSessions];
+      const kept = there.take(key);
+      if (kept !== undefined) (kept === entry ? here : there).put(key, kept);
+      else {
+        // Already in the right budget: put again at its current size.
+        const held = here.take(key);
+        if (held !== undefined) here.put(key, held);
+      }
     },
   };
   return registry;

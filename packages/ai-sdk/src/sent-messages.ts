@@ -1,0 +1,371 @@
+/**
+ * The messages a conversation sent, packed: what `countResentMessages` compares the next
+ * call's with, and what a released conversion rebuilds its messages from.
+ *
+ * Per message, a shape code and where its values end (`table`, two 32-bit words a message)
+ * and only the values that are references (`refs`): a message's `providerOptions` when it
+ * has some; per part its `providerOptions` when it has some and the fields the provider
+ * spec defines for it (`text`; `toolCallId`, `toolName`, `input`; `toolCallId`, `toolName`,
+ * `output`), or the part itself for other part types; string content as itself. The role,
+ * the part count, each part's type, which options are present and a tool call's
+ * `providerExecuted` are in the code. A message the code cannot describe (a role or part
+ * type outside the spec's, more than {@link PACKED_PARTS} parts, a malformed message) keeps
+ * every value in `refs` (see {@link pushValues}) and the code {@link GENERIC}.
+ *
+ * The message objects themselves are kept only from `originalsFrom` on (where the last
+ * user message was: what the next call compares in full); before it, a message is rebuilt
+ * from its values when asked for ({@link sentMessageAt}).
+ */
+export type SentMessages = {
+  /** How many messages are held. */
+  count: number;
+  /** Per message: its shape code, then `refs.length` after it. */
+  table: Uint32Array;
+  /** The values that are references, one message after the other. */
+  refs: unknown[];
+  /** The messages as first seen, from `originalsFrom` on. */
+  originals: unknown[];
+  /** The index of `originals[0]`. */
+  originalsFrom: number;
+};
+
+/**
+ * Estimated bytes {@link SentMessages} holds a message besides the message itself: its code
+ * and end (8 bytes), one to three references (8 each), room to grow.
+ */
+export const SENT_MESSAGE_BYTES = 40;
+
+/** The most parts a shape code describes (6 bits a part from bit 6). */
+export const PACKED_PARTS = 4;
+
+/** The part-count field of a code whose content is a string (one reference: the string). */
+export const STRING_CONTENT = 5;
+
+/** The part-count field of a message kept value by value in `refs` ({@link pushValues}). */
+export const GENERIC = 7;
+
+/** A shape code's fields. */
+export const ROLE_MASK = 3;
+export const MESSAGE_OPTIONS = 4;
+export const COUNT_SHIFT = 3;
+export const PART_SHIFT = 6;
+export const PART_BITS = 6;
+
+/** A part's 6 bits: its kind (3 bits), options present (1), `providerExecuted` (2). */
+export const KIND_MASK = 7;
+export const PART_OPTIONS = 8;
+export const EXECUTED_SHIFT = 4;
+
+export const TEXT = 0;
+export const REASONING = 1;
+export const TOOL_CALL = 2;
+export const TOOL_RESULT = 3;
+export const OTHER = 4;
+
+/** The roles by their code. */
+export const ROLES: readonly string[] = ['system', 'user', 'assistant', 'tool'];
+
+/** Marks content that is not an array of parts (a string): the value after it is the content. */
+export const NOT_PARTS = Symbol('not parts');
+
+/** Marks a part that is not an object (malformed): the value after it is the part. */
+export const NOT_A_PART = Symbol('not a part');
+
+type Fields = Record<string, unknown>;
+
+/** An empty {@link SentMessages}, or one holding `messages` (every original kept). */
+export function sentMessages(messages: readonly object[] = []): SentMessages {
+  const sent: SentMessages = { count: 0, table: new Uint32Array(32), refs: [], originals: [], originalsFrom: 0 };
+  for (const message of messages) rememberSent(sent, message);
+  return sent;
+}
+
+/** Adds `message` after the messages `sent` holds. */
+export function rememberSent(sent: SentMessages, message: object): void {
+  const at = sent.count * 2;
+  if (at + 2 > sent.table.length) {
+    const grown = new Uint32Array(Math.max(32, sent.table.length * 2));
+    grown.set(sent.table);
+    sent.table = grown;
+  }
+  sent.table[at] = packMessage(sent.refs, message as Fields);
+  sent.table[at + 1] = sent.refs.length;
+  sent.originals.push(message);
+  sent.count += 1;
+}
+
+/** Where message `index`'s values start in `refs`. */
+export function refsStart(sent: SentMessages, index: number): number {
+  return index === 0 ? 0 : sent.table[index * 2 - 1]!;
+}
+
+/**
+ * A new {@link SentMessages} holding the first `count` messages of `sent` (which is left
+ * as it is: a conversion that was handed out keeps what it compared with).
+ */
+export function sentPrefix(sent: SentMessages, count: number): SentMessages {
+  const kept = Math.max(0, Math.min(count, sent.count));
+  const table = new Uint32Array(Math.max(32, kept * 2 + 2));
+  table.set(sent.table.subarray(0, kept * 2));
+  const originalsEnd = Math.max(0, kept - sent.originalsFrom);
+  return {
+    count: kept,
+    table,
+    refs: sent.refs.slice(0, refsStart(sent, kept)),
+    originals: sent.originals.slice(0, originalsEnd),
+    originalsFrom: Math.min(sent.originalsFrom, kept),
+  };
+}
+
+/** Keeps the first `count` messages of `sent`. */
+export function keepSent(sent: SentMessages, count: number): void {
+  if (count >= sent.count) return;
+  sent.refs.length = refsStart(sent, count);
+  sent.originals.length = Math.max(0, count - sent.originalsFrom);
+  sent.originalsFrom = Math.min(sent.originalsFrom, count);
+  sent.count = count;
+}
+
+/**
+ * Lets go of the originals before `index` (a message before the last user message is
+ * compared value by value, and rebuilt from its values when asked for).
+ */
+export function keepOriginalsFrom(sent: SentMessages, index: number): void {
+  const from = Math.min(index, sent.count);
+  if (from <= sent.originalsFrom) return;
+  sent.originals = sent.originals.slice(from - sent.originalsFrom);
+  sent.originalsFrom = from;
+}
+
+/** The table and references at their sizes (after a conversation stops growing for a while). */
+export function compactSent(sent: SentMessages): void {
+  if (sent.table.length > sent.count * 2 + 8) sent.table = sent.table.slice(0, sent.count * 2 + 2);
+}
+
+/** The shape code of `message`, its references pushed onto `refs`. */
+function packMessage(refs: unknown[], message: Fields): number {
+  const start = refs.length;
+  const code = isRecord(message) ? packedCode(refs, message) : -1;
+  if (code >= 0) return code;
+  refs.length = start;
+  pushValues(refs, message);
+  return GENERIC << COUNT_SHIFT;
+}
+
+/** The packed code of a message (its references pushed), or -1 when the code cannot describe it. */
+function packedCode(refs: unknown[], message: Fields): number {
+  const role = ROLES.indexOf(message.role as string);
+  if (role < 0) return -1;
+  let code = role;
+  if (message.providerOptions !== undefined) {
+    code |= MESSAGE_OPTIONS;
+    refs.push(message.providerOptions);
+  }
+  const content = message.content;
+  if (typeof content === 'string') {
+    refs.push(content);
+    return code | (STRING_CONTENT << COUNT_SHIFT);
+  }
+  if (!Array.isArray(content) || content.length > PACKED_PARTS) return -1;
+  code |= content.length << COUNT_SHIFT;
+  for (let index = 0; index < content.length; index += 1) {
+    const part = content[index] as unknown;
+    if (!isRecord(part)) return -1;
+    let bits = 0;
+    if (part.providerOptions !== undefined) {
+      bits |= PART_OPTIONS;
+      refs.push(part.providerOptions);
+    }
+    switch (part.type) {
+      case 'text':
+        refs.push(part.text);
+        break;
+      case 'reasoning':
+        bits |= REASONING;
+        refs.push(part.text);
+        break;
+      case 'tool-call': {
+        const executed = part.providerExecuted;
+        if (executed !== undefined && typeof executed !== 'boolean') return -1;
+        bits |= TOOL_CALL | ((executed === undefined ? 0 : executed ? 1 : 2) << EXECUTED_SHIFT);
+        refs.push(part.toolCallId, part.toolName, part.input);
+        break;
+      }
+      case 'tool-result':
+        bits |= TOOL_RESULT;
+        refs.push(part.toolCallId, part.toolName, part.output);
+        break;
+      default:
+        if (typeof part.type !== 'string') return -1;
+        bits |= OTHER;
+        refs.push(part);
+    }
+    code |= bits << (PART_SHIFT + PART_BITS * index);
+  }
+  return code >>> 0;
+}
+
+/**
+ * Every value of a message, one after the other (the layout of a {@link GENERIC} message,
+ * and of {@link unpackValues}): `role`, `providerOptions`, then {@link NOT_PARTS} and the
+ * content, or the part count and per part its `type`, `providerOptions` and spec fields (or
+ * the part itself for other types; {@link NOT_A_PART} and the value for a part that is not an
+ * object). A message that is not an object is {@link NOT_A_PART} and itself.
+ */
+export function pushValues(values: unknown[], message: Fields): void {
+  if (!isRecord(message)) {
+    values.push(NOT_A_PART, message); // malformed: never matched (countResentMessages stops at it)
+    return;
+  }
+  values.push(message.role, message.providerOptions);
+  const content = message.content;
+  if (!Array.isArray(content)) {
+    values.push(NOT_PARTS, content);
+    return;
+  }
+  values.push(content.length);
+  for (const part of content as unknown[]) {
+    if (!isRecord(part)) {
+      values.push(NOT_A_PART, part);
+      continue;
+    }
+    values.push(part.type, part.providerOptions);
+    switch (part.type) {
+      case 'text':
+      case 'reasoning':
+        values.push(part.text);
+        break;
+      case 'tool-call':
+        values.push(part.toolCallId, part.toolName, part.input, part.providerExecuted);
+        break;
+      case 'tool-result':
+        values.push(part.toolCallId, part.toolName, part.output);
+        break;
+      default:
+        values.push(part);
+    }
+  }
+}
+
+/**
+ * The values of message `index` in the {@link pushValues} layout, and for each the index in
+ * `refs` it is kept at (-1 when the code holds it): what a comparison that may put an equal
+ * value in a kept one's place works on.
+ */
+export function unpackValues(sent: SentMessages, index: number): { values: unknown[]; slots: number[] } {
+  const code = sent.table[index * 2]!;
+  let at = refsStart(sent, index);
+  const values: unknown[] = [];
+  const slots: number[] = [];
+  const fixed = (value: unknown) => {
+    values.push(value);
+    slots.push(-1);
+  };
+  const ref = () => {
+    values.push(sent.refs[at]);
+    slots.push(at);
+    at += 1;
+  };
+  const count = (code >>> COUNT_SHIFT) & 7;
+  if (count === GENERIC) {
+    const end = sent.table[index * 2 + 1]!;
+    while (at < end) ref();
+    return { values, slots };
+  }
+  fixed(ROLES[code & ROLE_MASK]);
+  if (code & MESSAGE_OPTIONS) ref();
+  else fixed(undefined);
+  if (count === STRING_CONTENT) {
+    fixed(NOT_PARTS);
+    ref();
+    return { values, slots };
+  }
+  fixed(count);
+  for (let part = 0; part < count; part += 1) {
+    const bits = (code >>> (PART_SHIFT + PART_BITS * part)) & 63;
+    const kind = bits & KIND_MASK;
+    if (kind === OTHER) {
+      // Type and options as the part has them, then the part.
+      const whole = sent.refs[at + (bits & PART_OPTIONS ? 1 : 0)] as Fields;
+      fixed(whole.type);
+      if (bits & PART_OPTIONS) ref();
+      else fixed(undefined);
+      ref();
+      continue;
+    }
+    fixed(KIND_TYPES[kind]);
+    if (bits & PART_OPTIONS) ref();
+    else fixed(undefined);
+    if (kind === TEXT || kind === REASONING) ref();
+    else {
+      ref();
+      ref();
+      ref();
+      if (kind === TOOL_CALL) fixed(EXECUTED[(bits >>> EXECUTED_SHIFT) & 3]);
+    }
+  }
+  return { values, slots };
+}
+
+const KIND_TYPES: readonly string[] = ['text', 'reasoning', 'tool-call', 'tool-result'];
+const EXECUTED: readonly (boolean | undefined)[] = [undefined, true, false, undefined];
+
+/**
+ * Message `index` as sent: the original object from `originalsFrom` on, before it a message
+ * rebuilt from the kept values (the same role, options and content as far as a provider
+ * reads them; keys the spec does not define are not kept there).
+ */
+export function sentMessageAt(sent: SentMessages, index: number): unknown {
+  if (index >= sent.originalsFrom) return sent.originals[index - sent.originalsFrom];
+  const { values } = unpackValues(sent, index);
+  if (values[0] === NOT_A_PART) return values[1];
+  const message: Fields = { role: values[0] };
+  if (values[2] === NOT_PARTS) message.content = values[3];
+  else {
+    const parts: unknown[] = [];
+    let at = 3;
+    for (let part = 0; part < (values[2] as number); part += 1) {
+      if (values[at] === NOT_A_PART) {
+        parts.push(values[at + 1]);
+        at += 2;
+        continue;
+      }
+      const type = values[at];
+      const options = values[at + 1];
+      at += 2;
+      let rebuilt: Fields;
+      if (type === 'text' || type === 'reasoning') {
+        rebuilt = { type, text: values[at] };
+        at += 1;
+      } else if (type === 'tool-call') {
+        rebuilt = { type, toolCallId: values[at], toolName: values[at + 1], input: values[at + 2] };
+        if (values[at + 3] !== undefined) rebuilt.providerExecuted = values[at + 3];
+        at += 4;
+      } else if (type === 'tool-result') {
+        rebuilt = { type, toolCallId: values[at], toolName: values[at + 1], output: values[at + 2] };
+        at += 3;
+      } else {
+        parts.push(values[at]); // the part itself
+        at += 1;
+        continue;
+      }
+      if (options !== undefined) rebuilt.providerOptions = options;
+      parts.push(rebuilt);
+    }
+    message.content = parts;
+  }
+  if (values[1] !== undefined) message.providerOptions = values[1];
+  return message;
+}
+
+/** The role of message `index` as sent (read from its code; `undefined` for a malformed message). */
+export function sentRole(sent: SentMessages, index: number): unknown {
+  const code = sent.table[index * 2]!;
+  if (((code >>> COUNT_SHIFT) & 7) !== GENERIC) return ROLES[code & ROLE_MASK];
+  const first = sent.refs[refsStart(sent, index)];
+  return first === NOT_A_PART ? undefined : first;
+}
+
+export function isRecord(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null;
+}
