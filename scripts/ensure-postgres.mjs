@@ -105,13 +105,20 @@ if (!existsSync(join(dataDir, 'PG_VERSION'))) {
   if (init.status !== 0) fail(`initdb exited with ${init.status ?? init.signal}`);
 }
 const options = `-c listen_addresses=${host === 'localhost' ? '127.0.0.1' : host.replace(/[[\]]/g, '')} -p ${port} -c unix_socket_directories=${dataDir} -c max_connections=200 -c fsync=off`;
-const start = run(
-  join(bin, 'pg_ctl'),
-  ['-D', dataDir, '-o', options, '-l', join(dataDir, 'server.log'), '-w', '-t', '60', 'start'],
-  {
-    asPostgres: true,
-  },
-);
-if (start.status !== 0 || !answers(bin))
-  fail(`pg_ctl start failed (${start.status ?? start.signal}); see ${join(dataDir, 'server.log')}`);
+const startServer = () =>
+  run(
+    join(bin, 'pg_ctl'),
+    ['-D', dataDir, '-o', options, '-l', join(dataDir, 'server.log'), '-w', '-t', '60', 'start'],
+    {
+      asPostgres: true,
+    },
+  );
+// A start can fail for a passing reason (a spawn refused under memory pressure, a server from an
+// earlier run still shutting down): look again, and try once more before giving up.
+let start = startServer();
+if (!answers(bin)) start = startServer();
+if (!answers(bin)) {
+  const why = start.error ? start.error.message : (start.status ?? start.signal);
+  fail(`pg_ctl start failed (${why}); see ${join(dataDir, 'server.log')}`);
+}
 process.stdout.write(`ensure-postgres: PostgreSQL answers at ${host}:${port} (cluster in ${dataDir})\n`);
