@@ -1,3 +1,4 @@
+import type { HistorySource, Message } from '@compaction/core';
 import { MessageList } from '@mastra/core/agent';
 import type { MastraDBMessage } from '@mastra/core/agent/message-list';
 import fc from 'fast-check';
@@ -5,7 +6,26 @@ import { describe, expect, it } from 'vitest';
 import { conversation } from './__fixtures__/mastra-arbitraries.js';
 import { apply, change } from './__fixtures__/mastra-changes.js';
 import { coreMessageCache } from './core-message-cache.js';
+import { hasToolOutput } from './part-to-core.js';
 import { toCoreMessages } from './to-core-messages.js';
+
+/** Each core message's role and id: what a history source must keep reading the same. */
+const idsOf = (messages: readonly Message[]) => messages.map((message) => `${message.role} ${message.id}`);
+
+/** The first message Mastra may still change in place: the last user message, or an earlier one waiting for a tool's result. */
+function mutableFrom(list: readonly MastraDBMessage[]): number {
+  let lastUser = 0;
+  for (let index = list.length - 1; index > 0; index -= 1) {
+    if (list[index]!.role === 'user') {
+      lastUser = index;
+      break;
+    }
+  }
+  const waiting = list.findIndex((message) =>
+    message.content.parts.some((part) => part.type === 'tool-invocation' && !hasToolOutput(part)),
+  );
+  return waiting >= 0 ? Math.min(waiting, lastUser) : lastUser;
+}
 
 describe('coreMessageCache', () => {
   it('converts exactly as toCoreMessages after any changes Mastra makes, in both id modes', () => {
@@ -72,6 +92,51 @@ describe('coreMessageCache', () => {
           }
         },
       ),
+    );
+  });
+
+  it('keeps every source it handed out reading as it did, taken by a session or not (a failed call), whatever was let go after, in both id modes', () => {
+    const step = fc.record({ next: change, taken: fc.boolean(), release: fc.boolean() });
+    fc.assert(
+      fc.property(
+        conversation,
+        fc.nat({ max: 8 }),
+        fc.array(step, { maxLength: 14 }),
+        fc.constantFrom('message' as const, 'content' as const),
+        (messages, start, steps, ids) => {
+          const list = messages.slice(0, start);
+          const pool = messages.slice(start);
+          const cache = coreMessageCache(ids);
+          const made: { source: HistorySource; expected: string[] }[] = [];
+          /** Messages a release may have let go of: Mastra changes none of them in place (see `coreMessageCache`). */
+          const letGo = new Set<MastraDBMessage>();
+          let source = cache.view(list);
+          made.push({ source, expected: idsOf(toCoreMessages(list, { ids })) });
+          for (const { next, taken, release } of steps) {
+            // A call that failed does not take its source (the session may still hold the one before).
+            if (taken) cache.taken(source);
+            if (taken && release) {
+              cache.release();
+              for (const message of list.slice(0, mutableFrom(list))) letGo.add(message);
+            }
+            const target = next.kind === 'answer-any' ? list[next.at % Math.max(1, list.length)] : list.at(-1);
+            const inPlace = next.kind === 'step' || next.kind === 'answer-latest' || next.kind === 'answer-any';
+            // Outside Mastra's way (an older message changed in place once the ones after it were removed): not this property.
+            if (inPlace && target && letGo.has(target)) return;
+            apply(list, pool, next);
+            source = cache.view(list);
+            made.push({ source, expected: idsOf(toCoreMessages(list, { ids })) });
+            for (const { source: each, expected } of made) {
+              expect(each.length).toBe(expected.length);
+              expect(idsOf(each.messages(0))).toEqual(expected);
+              expect(idsOf(each.messages(Math.floor(expected.length / 2)))).toEqual(
+                expected.slice(Math.floor(expected.length / 2)),
+              );
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

@@ -22,9 +22,17 @@ export type CoreMessageCache = {
    */
   view(messages: readonly MastraDBMessage[]): HistorySource;
   /**
+   * The session took `source` (its `prepare` resolved): what the source says of the one before
+   * (`since`) is no longer needed, so that one, and what only it reads, can be let go. A
+   * source whose call failed keeps it: the session may still hold the one before.
+   */
+  taken(source: HistorySource): void;
+  /**
    * Lets go of the core messages converted so far (with `message` ids; with `content` ids the
-   * chain needs them, so nothing is let go): after a session took the history counted, not
-   * loaded, they are converted again only if it asks for the old messages.
+   * chain needs them, so nothing is let go), but those of the messages Mastra may still change in
+   * place (from the last user message on, and any waiting for a tool's result): after a session
+   * took the history counted, not loaded, they are converted again only if it asks for the old
+   * messages. Every source handed out reads the same after it as before.
    */
   release(): void;
   /** How many core messages the cache holds converted. */
@@ -50,6 +58,13 @@ export type CoreMessageCache = {
  * place in any other way (a part's `text` edited by a processor) is not seen;
  * nor would core see it: a message's id stands for its content.
  *
+ * A source handed out reads the same for as long as anyone holds it (what core asks of a
+ * history source): a session whose call failed still holds the source before, though the
+ * cache has moved on. So a change other than an append starts a new generation of the
+ * cache (its own arrays: the old ones stay as the sources made before read them), and
+ * `release` lets go only of messages Mastra does not change in place, which are converted
+ * again, the same, when asked for.
+ *
  * @example
  * ```ts
  * const cache = coreMessageCache('message');
@@ -57,7 +72,8 @@ export type CoreMessageCache = {
  * ```
  */
 export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
-  const sources: MastraDBMessage[] = [];
+  /** What the sources handed out since the last change other than an append read. */
+  let generation: Generation = { sources: { items: [], pinned: 0 }, core: [], base: 0, baseSources: 0 };
   /**
    * The shape of each source that a later call compares field by field: those from the
    * last user message on and those waiting for a tool's result (`pendingAt`). Older ones
@@ -72,27 +88,14 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
   let ends = new Int32Array(16);
   /** How many sources `ends` describes. */
   let endCount = 0;
-  /** The core messages from index `coreBase` on (those before were let go by `release`). */
-  let core: Message[] = [];
-  let coreBase = 0;
   /** The last source handed out (the next one says what it kept of it). */
   let lastView: View | undefined;
 
-  /** The core messages before `coreBase`, converted again from their sources (unchanged, by the scan). */
-  function materialize(): void {
-    if (coreBase === 0) return;
-    const front: Message[] = [];
-    for (let index = 0; front.length < coreBase && index < sources.length; index += 1) {
-      for (const converted of messageToCore(sources[index]!)) front.push(converted);
-    }
-    core = front.concat(core);
-    coreBase = 0;
-  }
-
   /** Brings the cache in line with `messages`; resolves to how many core messages stayed as they were, or -1 when nothing changed. */
   function update(messages: readonly MastraDBMessage[]): number {
+    const sources = generation.sources.items;
     const lastUser = lastUserIndex(messages);
-    const common = Math.min(sources.length, messages.length);
+    const common = Math.min(endCount, messages.length);
     // Before the last user message, only a message waiting for a tool's result can change in place.
     const recent = Math.min(common, lastUser);
     let same = 0;
@@ -108,25 +111,21 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
       while (same < common && sources[same] === messages[same] && sameShape(shapes.get(same), messages[same]!))
         same += 1;
     }
-    if (same === messages.length && same === sources.length) {
+    if (same === messages.length && same === endCount) {
       releaseShapes(lastUser);
       return -1;
     }
     const unchanged = same === 0 ? 0 : ends[same - 1]!;
 
-    if (same < sources.length) {
-      // A new array: the one returned before keeps its messages. (Only when shorter:
-      // setting an array's length drops its spare capacity, and the next push copies it.)
-      if (unchanged < coreBase) {
-        core = [];
-        coreBase = unchanged;
-      } else core = core.slice(0, unchanged - coreBase);
-      sources.length = same;
+    if (same < endCount) {
+      generation = cut(generation, same, unchanged);
       for (const at of shapes.keys()) if (at >= same) shapes.delete(at);
       endCount = same;
       if ((pendingAt.at(-1) ?? -1) >= same) pendingAt = pendingAt.filter((at) => at < same);
       shapedFrom = Math.min(shapedFrom, same);
     }
+    const { core } = generation;
+    const items = generation.sources.items;
     let previousId = core.at(-1)?.id; // never let go with content ids (see `release`)
     for (let index = same; index < messages.length; index += 1) {
       const message = messages[index]!;
@@ -140,7 +139,7 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
         }
       }
       const waiting = message.content.parts.some((part) => part.type === 'tool-invocation' && !hasToolOutput(part));
-      sources.push(message);
+      items.push(message);
       if (waiting || index >= lastUser) shapes.set(index, shapeOf(message));
       if (waiting) pendingAt.push(index);
       if (endCount === ends.length) {
@@ -148,7 +147,7 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
         grown.set(ends);
         ends = grown;
       }
-      ends[endCount] = coreBase + core.length;
+      ends[endCount] = generation.base + core.length;
       endCount += 1;
     }
     releaseShapes(lastUser);
@@ -159,8 +158,8 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
     convert(messages) {
       // A source handed out before does not describe what changed here: the next one says nothing of it.
       if (update(messages) >= 0) lastView = undefined;
-      materialize();
-      return core;
+      materialize(generation);
+      return generation.core;
     },
     view(messages) {
       const unchanged = update(messages);
@@ -169,30 +168,40 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
       const length = endCount === 0 ? 0 : ends[endCount - 1]!;
       // Only the newest source says what it kept of the one before: no chain of every source ever made.
       if (previous) previous.since = undefined;
+      const read = generation;
       const made: View = {
         length,
         messages(from) {
-          if (from < coreBase) materialize();
-          return core.slice(from - coreBase, length - coreBase);
+          if (from < read.base) materialize(read);
+          return read.core.slice(from - read.base, length - read.base);
         },
         ...(previous ? { since: { source: previous, unchanged: Math.max(0, unchanged) } } : {}),
       };
       lastView = made;
       return made;
     },
+    taken(source) {
+      if (source === lastView) lastView.since = undefined;
+    },
     release() {
       if (ids !== 'message') return;
-      coreBase += core.length;
-      core = [];
+      // Messages Mastra may still change in place stay converted: a source made before reads them as they were.
+      const keepFrom = Math.min(shapedFrom, pendingAt[0] ?? endCount, endCount);
+      const keepCore = keepFrom === 0 ? 0 : ends[keepFrom - 1]!;
+      if (keepCore <= generation.base) return;
+      generation.core = generation.core.slice(keepCore - generation.base);
+      generation.base = keepCore;
+      generation.baseSources = keepFrom;
+      generation.sources.pinned = Math.max(generation.sources.pinned, keepFrom);
     },
     get held() {
-      return core.length;
+      return generation.core.length;
     },
   };
 
   /** Lets go of the shapes before `lastUser` that no later call compares (a few a call: where the last user message moved). */
   function releaseShapes(lastUser: number): void {
-    const until = Math.min(lastUser, sources.length);
+    const until = Math.min(lastUser, endCount);
     if (until <= shapedFrom) return;
     let pending = 0;
     while (pending < pendingAt.length && pendingAt[pending]! < shapedFrom) pending += 1;
@@ -202,6 +211,49 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
     }
     shapedFrom = until;
   }
+}
+
+/**
+ * The Mastra messages of a generation: only ever appended to, or cut back no further than
+ * `pinned` — the most sources any generation sharing the array converts again (`baseSources`).
+ */
+type SourceArray = { items: MastraDBMessage[]; pinned: number };
+
+/**
+ * What the sources handed out between two changes other than an append read: the Mastra
+ * messages and their core messages from index `base` on (those before were let go by
+ * `release`, and are converted again from the first `baseSources` messages when read).
+ */
+type Generation = { sources: SourceArray; core: Message[]; base: number; baseSources: number };
+
+/**
+ * A new generation: the first `same` messages of `from` (`unchanged` core messages). The
+ * arrays `from` reads stay as they are; the Mastra messages are shared unless `from` (or a
+ * generation before it on the same array) must convert some of those cut off again.
+ */
+function cut(from: Generation, same: number, unchanged: number): Generation {
+  const shared = from.sources.pinned <= same;
+  if (shared) from.sources.items.length = same;
+  const sources = shared ? from.sources : { items: from.sources.items.slice(0, same), pinned: 0 };
+  if (unchanged < from.base) {
+    // Every message kept was let go of: converted again from all `same` of them when read.
+    sources.pinned = Math.max(sources.pinned, same);
+    return { sources, core: [], base: unchanged, baseSources: same };
+  }
+  return { sources, core: from.core.slice(0, unchanged - from.base), base: from.base, baseSources: from.baseSources };
+}
+
+/** Converts again the core messages a generation let go of (its first `baseSources` messages, unchanged). */
+function materialize(generation: Generation): void {
+  if (generation.base === 0) return;
+  const front: Message[] = [];
+  const { items } = generation.sources;
+  for (let index = 0; index < generation.baseSources; index += 1) {
+    for (const converted of messageToCore(items[index]!)) front.push(converted);
+  }
+  generation.core = front.concat(generation.core);
+  generation.base = 0;
+  generation.baseSources = 0;
 }
 
 /** A source {@link coreMessageCache} hands out; its `since` is dropped once a newer one is made. */

@@ -164,9 +164,20 @@ export function threadSessions(options: CompactionProcessorOptions): ThreadSessi
         return COUNTED_THREAD_BYTES + length * COUNTED_MESSAGE_BYTES + coreMessages.held * THREAD_MESSAGE_BYTES;
       },
       async prepare(history, { signal } = {}) {
-        const prepared = await session.prepare({ history, ...(signal ? { signal } : {}) });
+        let prepared: PreparedContext;
+        try {
+          prepared = await session.prepare({ history, ...(signal ? { signal } : {}) });
+        } catch (error) {
+          // The session may hold this source or the one before, counted or loaded: both still read as
+          // they were (the cache keeps them), and the thread is sized as loaded, the larger, until a call succeeds.
+          length = Math.max(length, history.length);
+          counted = false;
+          throw error;
+        }
         length = history.length;
         counted = prepared.asIs === true;
+        // Only now, the session having taken the call: it no longer needs the source before.
+        coreMessages.taken(history);
         if (counted) coreMessages.release();
         return prepared;
       },
