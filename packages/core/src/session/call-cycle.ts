@@ -181,14 +181,14 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
         // now. They are taken when read (`tokens`) or when the usage is recorded.
         // The context is copied when read: the cache only grows past `length`, so the copy is
         // this call's context whenever it is taken, and a caller that sends its own messages
-        // (`wholeHistory`) never pays for it.
+        // (`wholeHistory`) never pays for it. Its tokens likewise are this call's, counted when read.
         const current = context.current();
         const length = current.length;
         const historyLength = conversation.history.length;
         remember(length, () => estimate.counted(historyLength));
         return lazyContext(
           () => current.slice(0, length),
-          () => estimate.estimate(),
+          estimate.deferredEstimate(),
           context.isHistory() ? { wholeHistory: length } : {},
         );
       }

@@ -151,27 +151,49 @@ export type CountedFigures = {
   ratio: number;
 };
 
-/** `TokenEstimate.upperBound` of a counted history (the same sum, over its tail). */
-export function countedUpperBound(history: CountedHistory, usage: UsageRecord, figures: CountedFigures): number {
+/**
+ * What one call over a counted history reads, taken when its bound is: the usage record
+ * that stands for the history, the messages after it up to the call's length (a copy: the
+ * history's tail is let go of and grows with later calls and reports), and the figures.
+ */
+export type CountedTaken = {
+  usage: UsageRecord;
+  /** The messages from `usage.historyLength` to the call's length. */
+  after: readonly Message[];
+  figures: CountedFigures;
+};
+
+/** Takes a call's {@link CountedTaken} over the first `length` messages of `history` (`usage` from {@link countedUsage}). */
+export function takeCounted(
+  history: CountedHistory,
+  usage: UsageRecord,
+  length: number,
+  figures: CountedFigures,
+): CountedTaken {
+  const after = history.tail.slice(usage.historyLength - history.tailFrom, length - history.tailFrom);
+  return { usage, after, figures };
+}
+
+/** `TokenEstimate.upperBound` of a counted call (the same sum, over the messages after the record). */
+export function countedUpperBound(taken: CountedTaken): number {
+  const { usage, after, figures } = taken;
   let added = 0;
-  for (let index = usage.historyLength - history.tailFrom; index < history.tail.length; index += 1) {
-    const message = history.tail[index]!;
-    added += figures.cache.peek?.(message.id) ?? maxMessageTokens(message);
-  }
+  for (const message of after) added += figures.cache.peek?.(message.id) ?? maxMessageTokens(message);
   return usage.inputTokens + Math.ceil(added * Math.max(1, figures.ratio));
 }
 
-/** `TokenEstimate.counted(upTo)` of a counted history: the record's count plus the tail's up to `upTo`. */
-export function countedTokens(history: CountedHistory, usage: UsageRecord, upTo: number, cache: TokenCache): number {
+/** `TokenEstimate.counted(upTo)` of a counted call: the record's count plus the messages' after it up to `upTo`. */
+export function countedTokens(taken: CountedTaken, upTo: number): number {
+  const { usage, after, figures } = taken;
   let tokens = usage.countedTokens ?? 0;
-  for (let index = usage.historyLength; index < upTo; index += 1)
-    tokens += cache.count(history.tail[index - history.tailFrom]!);
+  const end = Math.min(after.length, upTo - usage.historyLength);
+  for (let index = 0; index < end; index += 1) tokens += figures.cache.count(after[index]!);
   return tokens;
 }
 
-/** `TokenEstimate.estimate()` of a counted history: the provider's report plus the tail after it, calibrated. */
-export function countedEstimate(history: CountedHistory, usage: UsageRecord, figures: CountedFigures): number {
-  const after = history.tail.slice(usage.historyLength - history.tailFrom);
+/** `TokenEstimate.estimate()` of a counted call: the provider's report plus the messages after it, calibrated. */
+export function countedEstimate(taken: CountedTaken): number {
+  const { usage, after, figures } = taken;
   return estimateContextTokens(after, {
     counter: figures.counter,
     cache: figures.cache,

@@ -18,6 +18,7 @@ import { planSync } from './plan-sync.js';
 import { createCompactionRunner } from './run-compaction.js';
 import { createSessionEvents } from './session-events.js';
 import { createSessionPersistence } from './session-persistence.js';
+import { createSessionQueue } from './session-queue.js';
 import { checkHistorySource, createSourceSync } from './source-sync.js';
 import { createTokenEstimate } from './token-estimate.js';
 import { compactionTracing } from './trace-compaction.js';
@@ -32,9 +33,13 @@ import type { CompactionSession, CompactionSessionOptions } from './types.js';
  * token estimate (`token-estimate.ts`), the policy (`auto-compaction-policy.ts`),
  * the compaction step (`run-compaction.ts`) and the context cache (`context-cache.ts`).
  *
- * - Single-flight: a `prepare()` or `compact()` during a compaction waits for it.
- *   Messages appended during a compaction are kept; a branch switch or a clear
- *   during one makes it recompute on the new conversation.
+ * - One operation at a time, in call order: overlapping calls (a `recordUsage()` not
+ *   awaited before the next `prepare()`, two `prepare()`s, a `compact()` during a call)
+ *   give the history, context and record the same calls give one after another, and
+ *   a usage report is the call's prepared before it. While a compaction waits for its
+ *   summarizer, `append()`, `clear()` and the reads called then run at once: messages
+ *   appended during a compaction are kept, and a clear during one makes it recompute
+ *   on the new conversation.
  * - Loop-proof: when a compaction leaves the context over the trigger or shrinks
  *   it by less than `minReduction`, it escalates once (forced cut), then reports
  *   `compaction:error` and does not compact again until the history changes;
@@ -71,7 +76,8 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
   const persistence = tracing.persistence(createSessionPersistence({ store, sessionId, persistHistory, conversation }));
   const estimate = createTokenEstimate({ conversation, settings, cache, counter, modelKey });
   const context = createContextCache(conversation, { historyTools: settings.historyTools });
-  const summarizer = options.summarizer ?? structuredSummarizer();
+  const queue = createSessionQueue();
+  const summarizer = queue.watch(options.summarizer ?? structuredSummarizer());
   const runner = tracing.runner(
     createCompactionRunner({
       ...{ sessionId, settings, summarizer, counter, cache },
@@ -83,7 +89,6 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     ...{ sessionId, settings, modelKey, conversation, estimate, context, persistence, runner, events },
   });
   let loading: Promise<void> | undefined;
-  let inflight: Promise<unknown> = Promise.resolve();
   /** The last overflow recovery, to refuse a second one on the same context. */
   let lastOverflowAt: string | undefined;
 
@@ -112,14 +117,8 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
     cycle.reset('branch');
   }
 
-  function singleFlight<T>(task: () => Promise<T>): Promise<T> {
-    const run = inflight.then(task, task);
-    inflight = run.catch(() => undefined);
-    return run;
-  }
-
   const sources = createSourceSync({
-    ...{ conversation, persistence, cycle, estimate, context, cache, counter, persistHistory, singleFlight, sync },
+    ...{ conversation, persistence, cycle, estimate, context, cache, counter, persistHistory, sync },
   });
 
   /** Loads the record, then the messages of a history held counted (for whatever reads them). */
@@ -130,45 +129,51 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
 
   return {
     sessionId,
-    async append(messages) {
-      await loadAll();
-      const list = Array.isArray(messages) ? messages : [messages as Message];
-      parseMessages(list, { existingIds: conversation.ids });
-      await persistence.append(list);
+    append(messages) {
+      return queue.run(async () => {
+        await loadAll();
+        const list = Array.isArray(messages) ? messages : [messages as Message];
+        parseMessages(list, { existingIds: conversation.ids });
+        await persistence.append(list);
+      }, true);
     },
     async prepare(prepareOptions = {}) {
-      const { history: source, messages } = prepareOptions;
+      const { history: source, messages, signal } = prepareOptions;
       if (source && messages) {
         const problem = 'takes the history as `messages` or as a `history` source, not both: pass one of them';
         throw new InvalidSettingsError({ setting: 'prepare', problem });
       }
       if (source !== undefined) checkHistorySource(source);
-      await load();
-      if (source) {
-        const counted = await sources.prepare(source);
-        if (counted) return counted;
-      } else {
-        await sources.load();
-        if (messages) await sync(messages);
-      }
-      const state = conversation.record.state;
-      if (state && !conversation.ids.has(state.firstKeptMessageId)) {
-        // The stored state summarizes another branch of this conversation: start over on this one.
-        await persistence.saveRecord({ ...conversation.record, state: undefined, usage: undefined });
-      }
-      return singleFlight(() => cycle.prepare(prepareOptions.signal));
+      return queue.run(async () => {
+        await load();
+        if (source) {
+          const counted = await sources.prepare(source);
+          if (counted) return counted;
+        } else {
+          await sources.load();
+          if (messages) await sync(messages);
+        }
+        const state = conversation.record.state;
+        if (state && !conversation.ids.has(state.firstKeptMessageId)) {
+          // The stored state summarizes another branch of this conversation: start over on this one.
+          await persistence.saveRecord({ ...conversation.record, state: undefined, usage: undefined });
+        }
+        return cycle.prepare(signal);
+      });
     },
     async recordUsage(usage) {
       checkUsage(usage);
-      await load();
-      await cycle.recordUsage(usage);
-      sources.settle();
+      return queue.run(async () => {
+        await load();
+        await cycle.recordUsage(usage);
+        sources.settle();
+      });
     },
     async compact(compactOptions = {}) {
       checkCompactOptions(compactOptions);
-      await loadAll();
-      return singleFlight(() =>
-        runner.attempt({
+      return queue.run(async () => {
+        await loadAll();
+        return runner.attempt({
           trigger: 'manual',
           force: true,
           ...(compactOptions.keepRecentTokens !== undefined
@@ -176,15 +181,14 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
             : {}),
           ...(compactOptions.instructions ? { instructions: compactOptions.instructions } : {}),
           ...(compactOptions.signal ? { signal: compactOptions.signal } : {}),
-        }),
-      );
+        });
+      });
     },
     async recoverFromOverflow(error, recoverOptions = {}) {
-      await load();
       if (!isContextOverflowError(error)) return false;
-      await sources.load();
       const marker = () => `${conversation.epoch}:${conversation.history.length}:${conversation.version()}`;
-      return singleFlight(async () => {
+      return queue.run(async () => {
+        await loadAll();
         if (lastOverflowAt === marker()) return false; // already recovered on this exact context: surface the error
         const result = await runner.attempt({
           trigger: 'overflow',
@@ -196,39 +200,52 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
         return result !== undefined;
       });
     },
-    async context() {
-      await loadAll();
-      return context.current().slice();
+    context() {
+      return queue.run(async () => {
+        await loadAll();
+        return context.current().slice();
+      }, true);
     },
-    async history() {
-      await loadAll();
-      return conversation.history.slice();
+    history() {
+      return queue.run(async () => {
+        await loadAll();
+        return conversation.history.slice();
+      }, true);
     },
-    async state() {
-      await load();
-      return conversation.record.state;
+    state() {
+      return queue.run(async () => {
+        await load();
+        return conversation.record.state;
+      }, true);
     },
-    async stats() {
-      await loadAll();
-      const contextTokens = estimate.estimate();
-      return {
-        contextTokens,
-        contextWindow: settings.contextWindow,
-        percentUsed: Math.round((contextTokens / settings.contextWindow) * 1000) / 10,
-        triggerTokens: limit,
-        compactions: conversation.version(),
-        historyMessages: conversation.history.length,
-        contextMessages: context.current().length,
-      };
+    stats() {
+      return queue.run(async () => {
+        await loadAll();
+        const contextTokens = estimate.estimate();
+        return {
+          contextTokens,
+          contextWindow: settings.contextWindow,
+          percentUsed: Math.round((contextTokens / settings.contextWindow) * 1000) / 10,
+          triggerTokens: limit,
+          compactions: conversation.version(),
+          historyMessages: conversation.history.length,
+          contextMessages: context.current().length,
+        };
+      }, true);
     },
-    requestCompaction: (request = {}) => cycle.request(request),
+    requestCompaction(request = {}) {
+      // In call order: it asks the next prepare() called after it, whatever runs before.
+      void queue.run(async () => cycle.request(request));
+    },
     on: events.on,
-    async clear() {
-      await load();
-      await persistence.clear();
-      sources.forget();
-      cycle.reset('clear');
-      lastOverflowAt = undefined;
+    clear() {
+      return queue.run(async () => {
+        await load();
+        await persistence.clear();
+        sources.forget();
+        cycle.reset('clear');
+        lastOverflowAt = undefined;
+      }, true);
     },
   };
 }

@@ -1,7 +1,6 @@
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { parseMessages } from '../messages/parse-messages.js';
 import type { Message } from '../messages/types.js';
-import type { UsageRecord } from '../store/session-store.js';
 import type { TokenCache } from '../tokens/create-token-cache.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CallCycle, CountedCall } from './call-cycle.js';
@@ -10,8 +9,8 @@ import type { ConversationState } from './conversation-state.js';
 import {
   appendCounted,
   appendsAsIs,
-  type CountedFigures,
   type CountedHistory,
+  type CountedTaken,
   countedCommonLength,
   countedEstimate,
   countedTokens,
@@ -20,6 +19,7 @@ import {
   countHistory,
   lastCountedId,
   mayHoldId,
+  takeCounted,
 } from './counted-history.js';
 import type { SessionPersistence } from './session-persistence.js';
 import type { TokenEstimate } from './token-estimate.js';
@@ -56,13 +56,15 @@ export type SourceSyncOptions = {
   counter: TokenCounter;
   /** Whether the session writes its history to the store (then it is never held counted). */
   persistHistory: boolean;
-  /** Runs a task after any compaction in flight (the session's single flight). */
-  singleFlight<T>(task: () => Promise<T>): Promise<T>;
   /** The session's `prepare({ messages })` sync: append, or a branch. */
   sync(messages: readonly Message[]): Promise<void>;
 };
 
-/** How a session brings its history in line with a {@link HistorySource} (see {@link createSourceSync}). */
+/**
+ * How a session brings its history in line with a {@link HistorySource} (see {@link createSourceSync}).
+ * Each method runs inside one of the session's operations, one at a time in call order
+ * (`session-queue.ts`): none of them runs while another is between two of its steps.
+ */
 export type SourceSync = {
   /**
    * Brings the history in line with `source`. Resolves to the prepared call when it took
@@ -109,28 +111,29 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
   }
 
   /**
-   * What the call cycle reads of a counted history: the usage record that stands for it,
-   * taken when the cycle asks for the bound (after it saved a pending usage report, as the
-   * full path does), and the history as it is when read (its tail is let go of only once a
-   * usage report covers it, and a call is recorded before that).
+   * What the call cycle reads of a counted history: the usage record that stands for it and
+   * the messages after that record up to this call, taken when the cycle asks for the bound
+   * (after it saved a pending usage report, as the full path does). The call's count and
+   * estimate are read from what was taken, never from the history, which later calls and
+   * reports change (its tail is let go of once a report covers it, and grows with each call):
+   * they are this call's figures whenever the caller or its usage report reads them.
    */
   function countedCall(history: CountedHistory, source: HistorySource): CountedCall {
     const length = history.length;
     const lastMessageId = lastCountedId(history);
-    let taken: { usage: UsageRecord; figures: CountedFigures } | undefined;
+    let taken: CountedTaken | undefined;
     return {
       length,
       lastMessageId,
       upperBound() {
         const usage = countedUsage(conversation.record, history);
         if (!usage) return undefined;
-        taken = { usage, figures: { cache, counter, ratio: estimate.ratio() } };
-        return countedUpperBound(history, usage, taken.figures);
+        taken = takeCounted(history, usage, length, { cache, counter, ratio: estimate.ratio() });
+        return countedUpperBound(taken);
       },
-      // Read only after `upperBound` cleared the call.
-      counted: (upTo) => countedTokens(history, taken!.usage, upTo, cache),
-      estimate: () =>
-        countedEstimate(history, countedUsage(conversation.record, history) ?? taken!.usage, taken!.figures),
+      // Read only once `upperBound` cleared the call (the cycle's contract).
+      counted: (upTo) => countedTokens(taken!, upTo),
+      estimate: () => countedEstimate(taken!),
       messages: () => source.messages(0).slice(0, length) as Message[],
     };
   }
@@ -170,8 +173,10 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
     if (!usageCoversHistory(usage, history)) return undefined;
     if (!cycle.countable(history.length, estimate.upperBound()) || !context.isHistory()) return undefined;
     const held = countHistory(history, usage.historyLength);
-    const prepared = await options.singleFlight(() => cycle.prepareCounted(countedCall(held, source)));
-    if (!prepared || conversation.history !== history) return prepared;
+    const epoch = conversation.epoch;
+    const prepared = await cycle.prepareCounted(countedCall(held, source));
+    // Only the history it counted is held counted: any change since (none, run in turn) keeps it loaded.
+    if (!prepared || conversation.epoch !== epoch || conversation.history.length !== held.length) return prepared;
     counted = held;
     conversation.apply({ replace: [] });
     context.current(); // the context cache lets go of the loaded context (rebuilt, empty, for the new epoch)
@@ -216,9 +221,7 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
       }
       appendCounted(history, added);
       synced = { source, mark: mark() };
-      const prepared = appendsAsIs(added)
-        ? await options.singleFlight(() => cycle.prepareCounted(countedCall(history, source)))
-        : undefined;
+      const prepared = appendsAsIs(added) ? await cycle.prepareCounted(countedCall(history, source)) : undefined;
       if (prepared) return prepared;
       await loadFrom(source);
       return undefined;

@@ -21,6 +21,12 @@ export type TokenEstimate = {
    * since (× the calibrated ratio); otherwise our count of the context, calibrated.
    */
   estimate(): number;
+  /**
+   * `estimate()` of the context as it is now, computed only when the returned function is
+   * first called: it reads the history, usage record and ratio of this moment, whatever the
+   * session appends, records or replaces before then (a prepared call's own `tokens`).
+   */
+  deferredEstimate(): () => number;
   /** Counted tokens → what the provider will report (ratio, plus the last report's offset). */
   toContextTokens(counted: number): number;
   /**
@@ -144,6 +150,23 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
         added += cache.peek?.(message.id) ?? maxMessageTokens(message);
       }
       return usage.inputTokens + Math.ceil(added * Math.max(1, ratio()));
+    },
+    deferredEstimate() {
+      const usage = currentUsage();
+      if (!usage) {
+        const tokens = toContextTokens(counted());
+        return () => tokens;
+      }
+      // The history array only grows in place (a replacement is a new array): its first
+      // `length` messages stay this moment's.
+      const { history } = conversation;
+      const length = history.length;
+      const scale = ratio();
+      return () => {
+        let added = 0;
+        for (let index = usage.historyLength; index < length; index += 1) added += cache.count(history[index]!);
+        return usage.inputTokens + calibratedTokens(added, scale);
+      };
     },
     keptBudget(requested) {
       const scale = ratio();
