@@ -1,4 +1,4 @@
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { open, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 
 /** Options of {@link withFileLock}. */
@@ -7,6 +7,13 @@ export type FileLockOptions = {
   timeoutMs: number;
   /** Called (once) when the lock is busy for the whole timeout: builds the error to throw. */
   onTimeout: (holder: string) => Error;
+  /**
+   * Creates the lock file's folder when it is missing (the lock cannot be created
+   * then); the lock is tried again once it ran. Without it, a missing folder
+   * throws the `ENOENT` error of the lock file.
+   * @default undefined
+   */
+  createFolder?: () => Promise<unknown>;
 };
 
 /** A lock file younger than this with no owner written yet is still being created. */
@@ -82,14 +89,28 @@ export async function withFileLock<T>(file: string, task: () => Promise<T>, opti
   const deadline = Date.now() + options.timeoutMs;
   const mine = `${process.pid} ${host}\n`;
   let delay = 1;
+  let folderCreated = false;
+  /** The lock file's close, left to finish while the task runs (awaited before the lock is removed). */
+  let closing: Promise<void>;
   for (;;) {
     try {
-      const handle = await open(file, 'wx');
+      const handle = await open(file, 'wx').catch(async (error: NodeJS.ErrnoException) => {
+        // Created only when missing, not before every write: `mkdir -p` is two round trips.
+        if (error.code !== 'ENOENT' || !options.createFolder || folderCreated) throw error;
+        folderCreated = true;
+        await options.createFolder();
+        return open(file, 'wx');
+      });
       try {
+        // The owner is written before the task starts, so no other process takes the lock for an abandoned one.
         await handle.writeFile(mine, 'utf8');
-      } finally {
-        await handle.close();
+      } catch (error) {
+        // Ours (created exclusively), and no owner in it: removed, so nobody waits for it.
+        await handle.close().catch(() => undefined);
+        await release(file);
+        throw error;
       }
+      closing = handle.close().catch(() => undefined);
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -107,6 +128,20 @@ export async function withFileLock<T>(file: string, task: () => Promise<T>, opti
   try {
     return await task();
   } finally {
-    await rm(file, { force: true });
+    await closing;
+    await release(file);
+  }
+}
+
+/**
+ * Removes the lock file: one `unlink` (`rm` with `force` checks the path twice with
+ * `lstat` first, three round trips to the thread pool where one does). A lock file
+ * already gone (broken by another process as stale) is fine.
+ */
+async function release(file: string): Promise<void> {
+  try {
+    await unlink(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }

@@ -86,6 +86,21 @@ describe('fileStore', () => {
     ).toEqual(['m1', 'm2', '{"$commit":2}', 'm3', '{"$commit":1}', undefined]);
   });
 
+  it('creates the folder again when it was removed after the store wrote to it, for an append and for a save', async () => {
+    const folder = join(dir, 'removed');
+    const store = fileStore(folder);
+    await store.appendHistory('s', [message('m1')]);
+    await rm(folder, { recursive: true });
+    expect(await store.appendHistory('s', [message('m2')])).toBe(1);
+    await rm(folder, { recursive: true });
+    await store.saveRecord('s', { state: state(2) });
+    expect(await store.loadHistory('s')).toEqual([]);
+    expect((await store.loadRecord('s'))?.state?.version).toBe(2);
+    await store.appendHistory('s', [message('m3')]);
+    expect(await fileStore(folder).loadHistory('s')).toEqual([message('m3')]);
+    expect((await readdir(folder)).sort()).toEqual(['s.history.jsonl', 's.state.json']);
+  });
+
   it('replaces the record whole and leaves no temp files', async () => {
     const store = open();
     await store.saveRecord('s', { state: state(1) });

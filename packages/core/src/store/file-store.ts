@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CompactionError } from '../errors/compaction-error.js';
 import { checkExpectedRevision, checkFrom } from './check-options.js';
@@ -8,8 +8,9 @@ import { encodeRecord } from './codec/encode-record.js';
 import { StoreConflictError } from './errors/store-conflict-error.js';
 import { StoreError, type StoreOperation } from './errors/store-error.js';
 import { withFileLock } from './file-lock.js';
-import { appendHistoryFile, type FileStoreWarning, readHistoryFile } from './history-file.js';
+import { appendHistoryFile, type FileStoreWarning, type FileVersion, readHistoryFile } from './history-file.js';
 import { nextRevision } from './next-revision.js';
+import { readWholeFile } from './read-whole-file.js';
 import { serialQueue } from './serial-queue.js';
 import { sessionFileName } from './session-file-name.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
@@ -37,7 +38,7 @@ export type FileStoreOptions = {
   lockTimeoutMs?: number;
 };
 
-type KnownLength = { ino: bigint; size: bigint; mtime: bigint; length: number };
+type KnownLength = FileVersion & { length: number };
 
 /** Sessions whose history length and last revision a store remembers; the oldest are forgotten first. */
 const REMEMBERED_SESSIONS = 10_000;
@@ -116,10 +117,11 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
     whenMissing: () => T,
   ): Promise<T> {
     const { lock } = paths(sessionId);
+    const writes = operation === 'appendHistory' || operation === 'saveRecord';
     return sessionQueue(lock, async () => {
       try {
-        if (operation === 'appendHistory' || operation === 'saveRecord') await mkdir(folder, { recursive: true });
         return await withFileLock(lock, task, {
+          ...(writes ? { createFolder: () => mkdir(folder, { recursive: true }) } : {}),
           timeoutMs: lockTimeoutMs,
           onTimeout: (holder) =>
             new StoreError({
@@ -131,11 +133,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
             }),
         });
       } catch (error) {
-        if (
-          (error as NodeJS.ErrnoException).code === 'ENOENT' &&
-          operation !== 'appendHistory' &&
-          operation !== 'saveRecord'
-        ) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !writes) {
           return whenMissing();
         }
         throw StoreError.wrap(error, operation, source);
@@ -148,13 +146,13 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
     const now = await identify(file);
     if (now === undefined) return 0;
     if (known && known.ino === now.ino && known.size === now.size && known.mtime === now.mtime) return known.length;
-    const { length } = await readHistoryFile(file, warn);
-    remember(lengths, sessionId, { ...now, length });
+    const { length, version } = await readHistoryFile(file, warn);
+    remember(lengths, sessionId, { ...(version ?? now), length });
     return length;
   }
 
   /** What tells one version of a history file from another: inode, size and modification time (ns). */
-  async function identify(file: string): Promise<Omit<KnownLength, 'length'> | undefined> {
+  async function identify(file: string): Promise<FileVersion | undefined> {
     const now = await stat(file, { bigint: true }).catch(() => undefined);
     return now && { ino: now.ino, size: now.size, mtime: now.mtimeNs };
   }
@@ -162,7 +160,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
   async function readRecord(file: string): Promise<SessionRecord | undefined> {
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      text = (await readWholeFile(file)).data.toString('utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
@@ -189,9 +187,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
         'loadHistory',
         history,
         async () => {
-          const { messages, length } = await readHistoryFile(history, warn, from);
-          const now = await identify(history);
-          if (now) remember(lengths, sessionId, { ...now, length });
+          // The version comes from the read's own `fstat`: no second `stat` of the file.
+          const { messages, length, version } = await readHistoryFile(history, warn, from);
+          if (version) remember(lengths, sessionId, { ...version, length });
           return messages;
         },
         () => [],

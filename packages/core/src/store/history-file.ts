@@ -2,11 +2,13 @@ import { type FileHandle, open } from 'node:fs/promises';
 import type { Message } from '../messages/types.js';
 import { COMMIT_LINE, commitLine, HISTORY_FORMAT_LINE } from './history-format.js';
 import { parseHistoryFile } from './parse-history-file.js';
+import { type FileVersion, readWholeFile } from './read-whole-file.js';
 
 const NEWLINE = 0x0a;
 const SCAN_CHUNK = 64 * 1024;
 
 export { HISTORY_FORMAT_LINE } from './history-format.js';
+export type { FileVersion } from './read-whole-file.js';
 
 /** Something a file store recovered from on its own, worth a log line. */
 export type FileStoreWarning = {
@@ -18,13 +20,14 @@ export type FileStoreWarning = {
 
 /**
  * Reads a JSONL history file (see {@link parseHistoryFile}): the messages from
- * `from` on (those before are counted, not decoded) and the history's length.
- * A missing file is an empty history. The last line counts only once its
- * newline is written: an unterminated last line is what a crash during an
- * append leaves, so it is skipped with a warning, as are the lines after the
- * last commit line. Any other bad line from `from` on (invalid JSON, or JSON
- * that is no valid message) is corruption and throws `InvalidStateError`
- * naming the file and line.
+ * `from` on (those before are counted, not decoded), the history's length, and
+ * the version of the file read (from the `stat` the read makes anyway, so the
+ * caller needs no second one). A missing file is an empty history, with no
+ * version. The last line counts only once its newline is written: an
+ * unterminated last line is what a crash during an append leaves, so it is
+ * skipped with a warning, as are the lines after the last commit line. Any
+ * other bad line from `from` on (invalid JSON, or JSON that is no valid
+ * message) is corruption and throws `InvalidStateError` naming the file and line.
  *
  * @param from - Index of the first message to decode. @default 0
  */
@@ -32,38 +35,15 @@ export async function readHistoryFile(
   file: string,
   warn: (warning: FileStoreWarning) => void,
   from = 0,
-): Promise<{ messages: Message[]; length: number }> {
-  let data: Buffer;
+): Promise<{ messages: Message[]; length: number; version?: FileVersion }> {
+  let read: { data: Buffer; version: FileVersion };
   try {
-    data = await readWholeFile(file);
+    read = await readWholeFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { messages: [], length: 0 };
     throw error;
   }
-  return parseHistoryFile(data, file, warn, from);
-}
-
-/**
- * The file's bytes, read with one read call of its size (`readFile` reads in 512 KiB
- * chunks, each a round trip to the thread pool: 20 for a 10 MB history). The caller
- * holds the session's lock, so the size does not change underneath.
- */
-async function readWholeFile(file: string): Promise<Buffer> {
-  const handle = await open(file, 'r');
-  try {
-    const { size } = await handle.stat();
-    const data = Buffer.allocUnsafe(size);
-    let filled = 0;
-    while (filled < size) {
-      // One read call takes at most 2 GiB: larger files are read in 1 GiB steps.
-      const { bytesRead } = await handle.read(data, filled, Math.min(size - filled, 2 ** 30), filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return filled === size ? data : data.subarray(0, filled);
-  } finally {
-    await handle.close();
-  }
+  return { ...parseHistoryFile(read.data, file, warn, from), version: read.version };
 }
 
 /** The offset just past the last commit line (or the format line), scanning the whole file: after a crash only. */

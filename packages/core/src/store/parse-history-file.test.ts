@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -208,6 +208,10 @@ describe('parseHistoryFile', () => {
 
 describe('readHistoryFile', () => {
   const dir = mkdtempSync(join(tmpdir(), 'compaction-read-history-'));
+  const versionOf = (file: string) => {
+    const stats = statSync(file, { bigint: true });
+    return { ino: stats.ino, size: stats.size, mtime: stats.mtimeNs };
+  };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reads a real file (good, torn, cut short, corrupt) exactly as parseHistoryFile reads its bytes', async () => {
@@ -221,10 +225,10 @@ describe('readHistoryFile', () => {
         const warnings: FileStoreWarning[] = [];
         let actual: Outcome<unknown>;
         try {
-          actual = {
-            messages: await readHistoryFile(file, (warning) => warnings.push(warning), from),
-            warnings,
-          };
+          const { version, ...read } = await readHistoryFile(file, (warning) => warnings.push(warning), from);
+          // The version is the file's own, from the read's `fstat`.
+          expect(version).toEqual(versionOf(file));
+          actual = { messages: read, warnings };
         } catch (error) {
           actual = { error: `${(error as Error).name}: ${(error as Error).message}`, warnings };
         }
@@ -238,7 +242,7 @@ describe('readHistoryFile', () => {
     expect(await readHistoryFile(join(dir, 'missing.jsonl'), () => {})).toEqual({ messages: [], length: 0 });
     const empty = join(dir, 'empty.jsonl');
     writeFileSync(empty, '');
-    expect(await readHistoryFile(empty, () => {})).toEqual({ messages: [], length: 0 });
+    expect(await readHistoryFile(empty, () => {})).toEqual({ messages: [], length: 0, version: versionOf(empty) });
   });
 
   it('reads a long history of multi-byte text whole, and names a corrupt line near its end', async () => {
