@@ -59,9 +59,12 @@ export function createConversationState(): ConversationState {
     lastMessageId: (length = history.length) => (length > 0 ? history[length - 1]?.id : undefined),
     apply(change) {
       if (change.replace) {
-        history = [...change.replace];
+        // An indexed loop: `entries()` made an iterator and a pair per message (a restart
+        // over 10,000 messages noticed it).
+        const replace = change.replace;
+        history = replace.slice();
         ids.clear();
-        for (const [index, message] of history.entries()) ids.set(message.id, index);
+        for (let index = 0; index < replace.length; index += 1) ids.set((replace[index] as Message).id, index);
         epoch += 1;
       }
       if (change.append) {
