@@ -4,10 +4,11 @@ import {
   keepOriginalsFrom,
   rememberSent,
   type SentMessages,
+  STRIDE,
   sentMessageAt,
-  sentRole,
   sentMessages,
   sentPrefix,
+  sentRole,
 } from './sent-messages.js';
 import { type AiSdkMessage, toCoreMessage } from './to-core-messages.js';
 
@@ -23,10 +24,8 @@ import { type AiSdkMessage, toCoreMessage } from './to-core-messages.js';
 export type Chain = {
   /** The id prefix of this chain's content ids. */
   readonly prefix: string;
-  /** The values of each message as sent. */
+  /** The values of each message as sent, and beside them (the table's two words of the caller) the id's 16 hex digits. */
   readonly sent: SentMessages;
-  /** Two words a message: the id's 16 hex digits. */
-  ids: Uint32Array;
   /** Ids that are not the prefix and 16 lowercase hex digits, by index. */
   otherIds: Map<number, string> | undefined;
   /** The core messages from `coreBase` on. */
@@ -37,7 +36,7 @@ export type Chain = {
 
 /** An empty chain of ids starting with `prefix`. */
 export function newChain(prefix: string): Chain {
-  return { prefix, sent: sentMessages(), ids: new Uint32Array(32), otherIds: undefined, core: [], coreBase: 0 };
+  return { prefix, sent: sentMessages(), otherIds: undefined, core: [], coreBase: 0 };
 }
 
 /** How many messages `chain` holds. */
@@ -48,15 +47,15 @@ export function chainLength(chain: Chain): number {
 /** A new chain holding the first `count` messages of `chain` (which is left as it is). */
 export function chainPrefix(chain: Chain, count: number): Chain {
   const kept = Math.max(0, Math.min(count, chain.sent.count));
-  const ids = new Uint32Array(Math.max(32, kept * 2 + 2));
-  ids.set(chain.ids.subarray(0, kept * 2));
   let otherIds: Map<number, string> | undefined;
-  if (chain.otherIds) for (const [index, id] of chain.otherIds) if (index < kept) (otherIds ??= new Map()).set(index, id);
+  if (chain.otherIds) {
+    otherIds = new Map([...chain.otherIds].filter(([index]) => index < kept));
+    if (otherIds.size === 0) otherIds = undefined;
+  }
   const coreBase = Math.min(chain.coreBase, kept);
   return {
     prefix: chain.prefix,
     sent: sentPrefix(chain.sent, kept),
-    ids,
     otherIds,
     core: chain.core.slice(0, kept - coreBase),
     coreBase,
@@ -66,17 +65,15 @@ export function chainPrefix(chain: Chain, count: number): Chain {
 /** Adds a message, its id and its core message after those `chain` holds. */
 export function appendToChain(chain: Chain, message: AiSdkMessage, id: string, core: Message): void {
   const index = chain.sent.count;
-  if (index * 2 + 2 > chain.ids.length) {
-    const grown = new Uint32Array(Math.max(32, chain.ids.length * 2));
-    grown.set(chain.ids);
-    chain.ids = grown;
-  }
   const digits = id.length - chain.prefix.length;
   if (digits === 16 && id.startsWith(chain.prefix) && HEX.test(id.slice(chain.prefix.length))) {
-    chain.ids[index * 2] = Number.parseInt(id.slice(chain.prefix.length, chain.prefix.length + 8), 16);
-    chain.ids[index * 2 + 1] = Number.parseInt(id.slice(chain.prefix.length + 8), 16);
-  } else (chain.otherIds ??= new Map()).set(index, id);
-  rememberSent(chain.sent, message);
+    const high = Number.parseInt(id.slice(chain.prefix.length, chain.prefix.length + 8), 16);
+    rememberSent(chain.sent, message, high, Number.parseInt(id.slice(chain.prefix.length + 8), 16));
+  } else {
+    chain.otherIds ??= new Map();
+    chain.otherIds.set(index, id);
+    rememberSent(chain.sent, message);
+  }
   if (chain.coreBase + chain.core.length !== index) materialize(chain); // never: a released chain has no core messages
   chain.core.push(core);
 }
@@ -89,7 +86,8 @@ export function chainId(chain: Chain, index: number): string {
   if (other !== undefined) return other;
   const core = index >= chain.coreBase ? chain.core[index - chain.coreBase] : undefined;
   if (core !== undefined) return core.id;
-  return `${chain.prefix}${hex8(chain.ids[index * 2]!)}${hex8(chain.ids[index * 2 + 1]!)}`;
+  const table = chain.sent.table;
+  return `${chain.prefix}${hex8(table[index * STRIDE + 2]!)}${hex8(table[index * STRIDE + 3]!)}`;
 }
 
 function hex8(word: number): string {
@@ -130,9 +128,7 @@ export function pushChainMessages(chain: Chain, from: number, to: number, out: M
 export function releaseChain(chain: Chain, keepOriginalsAt: number): void {
   keepOriginalsFrom(chain.sent, keepOriginalsAt);
   compactSent(chain.sent);
-  const count = chain.sent.count;
-  if (chain.ids.length > count * 2 + 8) chain.ids = chain.ids.slice(0, count * 2 + 2);
-  chain.coreBase = count;
+  chain.coreBase = chain.sent.count;
   chain.core = [];
 }
 

@@ -35,7 +35,7 @@ export function convertInEntry(
   if (key === undefined) return undefined;
   const entry = sessions.entry(key, model);
   const history = converter.toHistory(incoming, entry);
-  const sessionId = explicit ?? conversationKey({ length: history.length, at: history.head }) ?? key;
+  const sessionId = explicit ?? conversationKey({ length: history.length, at: (index) => history.head(index) }) ?? key;
   // Both entries keep it: the next call looks it up under `key` again, and only the conversion
   // that saw the edit tells it apart (converted afresh, the edited message would get its old id back).
   if (sessionId !== key) sessions.entry(sessionId, model).conversion = entry.conversion;

@@ -127,7 +127,7 @@ describe('convertedHistory (a call converted, as the session reads it)', () => {
     async function call(prompt: ProviderPrompt): Promise<{ reads: number[]; history: Message[] }> {
       const converted = converter.toHistory(prompt, slot);
       const reads: number[] = [];
-      const read = converted.messages;
+      const read = converted.messages.bind(converted);
       converted.messages = (from) => {
         reads.push(from);
         return read(from);

@@ -41,33 +41,63 @@ export function convertedHistory(
   previous: ConvertedHistory | undefined,
   unchanged: number,
 ): ConvertedHistory {
-  const length = systemLength + conversationLength;
-  // The loops are module functions, not closures made per call: each new closure would start
-  // its loop in the interpreter again (a call's history is read once).
-  const history: ConvertedHistory = {
-    length,
-    messages: (from) => messagesFrom(from, system, systemLength, conversation, length),
-    at: (index) =>
-      index < 0 || index >= length
-        ? undefined
-        : index < systemLength
-          ? chainMessage(system, index)
-          : chainMessage(conversation, index - systemLength),
-    head: (index) =>
-      index < 0 || index >= length
-        ? undefined
-        : index < systemLength
-          ? chainHead(system, index)
-          : chainHead(conversation, index - systemLength),
-    sameAtEnd: (messages) => sameAtEnd(messages, system, systemLength, conversation, conversationLength),
-    since: previous !== undefined && unchanged > 0 ? { source: previous, unchanged } : undefined,
-  };
   // Only the last call's is ever asked for: no chain of old calls is kept alive.
   if (previous !== undefined) previous.since = undefined;
-  return history;
+  return new ChainHistory(
+    system,
+    systemLength,
+    conversation,
+    conversationLength,
+    previous !== undefined && unchanged > 0 ? { source: previous, unchanged } : undefined,
+  );
 }
 
-function messagesFrom(from: number, system: Chain, systemLength: number, conversation: Chain, length: number): Message[] {
+/**
+ * A {@link ConvertedHistory} as one object (its methods on the prototype, not closures made
+ * a call: a conversation's session keeps its last one, and a process keeps thousands).
+ */
+class ChainHistory implements ConvertedHistory {
+  readonly length: number;
+  constructor(
+    private readonly system: Chain,
+    private readonly systemLength: number,
+    private readonly conversation: Chain,
+    private readonly conversationLength: number,
+    public since: ConvertedHistory['since'],
+  ) {
+    this.length = systemLength + conversationLength;
+  }
+
+  messages(from: number): Message[] {
+    return messagesFrom(from, this.system, this.systemLength, this.conversation, this.length);
+  }
+
+  at(index: number): Message | undefined {
+    if (index < 0 || index >= this.length) return undefined;
+    return index < this.systemLength
+      ? chainMessage(this.system, index)
+      : chainMessage(this.conversation, index - this.systemLength);
+  }
+
+  head(index: number): { id: string; role: Message['role'] } | undefined {
+    if (index < 0 || index >= this.length) return undefined;
+    return index < this.systemLength
+      ? chainHead(this.system, index)
+      : chainHead(this.conversation, index - this.systemLength);
+  }
+
+  sameAtEnd(messages: readonly Message[]): number {
+    return sameAtEnd(messages, this.system, this.systemLength, this.conversation, this.conversationLength);
+  }
+}
+
+function messagesFrom(
+  from: number,
+  system: Chain,
+  systemLength: number,
+  conversation: Chain,
+  length: number,
+): Message[] {
   const start = Math.max(0, Math.trunc(from) || 0);
   const out: Message[] = [];
   if (start < systemLength) pushChainMessages(system, start, systemLength, out);

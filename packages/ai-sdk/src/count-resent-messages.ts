@@ -17,6 +17,7 @@ import {
   ROLES,
   refsStart,
   type SentMessages,
+  STRIDE,
   STRING_CONTENT,
   TEXT,
   TOOL_CALL,
@@ -87,7 +88,7 @@ function countSameValues(incoming: readonly object[], from: number, older: numbe
   let count = 0;
   for (; count < older; count += 1) {
     const message = incoming[from + count] as Fields;
-    const code = table[count * 2]!;
+    const code = table[count * STRIDE]!;
     let next: number;
     try {
       next =

@@ -256,11 +256,7 @@ function convert(
   // A chain is extended in place; one an edit cuts is copied up to the cut (the handed-out
   // histories over it keep reading what they read).
   const converted: Chain =
-    previous === undefined
-      ? newChain(prefix)
-      : same < chainLength(previous)
-        ? chainPrefix(previous, same)
-        : previous;
+    previous === undefined ? newChain(prefix) : same < chainLength(previous) ? chainPrefix(previous, same) : previous;
   let id = same > 0 ? chainId(converted, same - 1) : undefined;
   for (let index = start + same; index < end; index += 1) {
     const message = messages[index]!;

@@ -2,7 +2,8 @@
  * The messages a conversation sent, packed: what `countResentMessages` compares the next
  * call's with, and what a released conversion rebuilds its messages from.
  *
- * Per message, a shape code and where its values end (`table`, two 32-bit words a message)
+ * Per message, a shape code, where its values end and two words a caller may keep beside
+ * them (the converter: the message's content id; `table`, {@link STRIDE} 32-bit words a message)
  * and only the values that are references (`refs`): a message's `providerOptions` when it
  * has some; per part its `providerOptions` when it has some and the fields the provider
  * spec defines for it (`text`; `toolCallId`, `toolName`, `input`; `toolCallId`, `toolName`,
@@ -19,7 +20,7 @@
 export type SentMessages = {
   /** How many messages are held. */
   count: number;
-  /** Per message: its shape code, then `refs.length` after it. */
+  /** Per message ({@link STRIDE} words): its shape code, `refs.length` after it, and two words of the caller's. */
   table: Uint32Array;
   /** The values that are references, one message after the other. */
   refs: unknown[];
@@ -30,10 +31,16 @@ export type SentMessages = {
 };
 
 /**
- * Estimated bytes {@link SentMessages} holds a message besides the message itself: its code
- * and end (8 bytes), one to three references (8 each), room to grow.
+ * Estimated bytes {@link SentMessages} holds a message besides the message itself: its code,
+ * end and two words (16 bytes, outside the JS heap), one to four references (8 each).
  */
 export const SENT_MESSAGE_BYTES = 40;
+
+/** Words of `table` a message. */
+export const STRIDE = 4;
+
+/** The table of a {@link SentMessages} that holds nothing yet (never written: the first message makes one). */
+const EMPTY_TABLE = new Uint32Array(0);
 
 /** The most parts a shape code describes (6 bits a part from bit 6). */
 export const PACKED_PARTS = 4;
@@ -75,28 +82,30 @@ type Fields = Record<string, unknown>;
 
 /** An empty {@link SentMessages}, or one holding `messages` (every original kept). */
 export function sentMessages(messages: readonly object[] = []): SentMessages {
-  const sent: SentMessages = { count: 0, table: new Uint32Array(32), refs: [], originals: [], originalsFrom: 0 };
+  const sent: SentMessages = { count: 0, table: EMPTY_TABLE, refs: [], originals: [], originalsFrom: 0 };
   for (const message of messages) rememberSent(sent, message);
   return sent;
 }
 
-/** Adds `message` after the messages `sent` holds. */
-export function rememberSent(sent: SentMessages, message: object): void {
-  const at = sent.count * 2;
-  if (at + 2 > sent.table.length) {
-    const grown = new Uint32Array(Math.max(32, sent.table.length * 2));
+/** Adds `message` after the messages `sent` holds, with the caller's two words beside it. */
+export function rememberSent(sent: SentMessages, message: object, high = 0, low = 0): void {
+  const at = sent.count * STRIDE;
+  if (at + STRIDE > sent.table.length) {
+    const grown = new Uint32Array(Math.max(8 * STRIDE, sent.table.length * 2));
     grown.set(sent.table);
     sent.table = grown;
   }
   sent.table[at] = packMessage(sent.refs, message as Fields);
   sent.table[at + 1] = sent.refs.length;
+  sent.table[at + 2] = high;
+  sent.table[at + 3] = low;
   sent.originals.push(message);
   sent.count += 1;
 }
 
 /** Where message `index`'s values start in `refs`. */
 export function refsStart(sent: SentMessages, index: number): number {
-  return index === 0 ? 0 : sent.table[index * 2 - 1]!;
+  return index === 0 ? 0 : sent.table[(index - 1) * STRIDE + 1]!;
 }
 
 /**
@@ -105,8 +114,8 @@ export function refsStart(sent: SentMessages, index: number): number {
  */
 export function sentPrefix(sent: SentMessages, count: number): SentMessages {
   const kept = Math.max(0, Math.min(count, sent.count));
-  const table = new Uint32Array(Math.max(32, kept * 2 + 2));
-  table.set(sent.table.subarray(0, kept * 2));
+  const table = new Uint32Array((kept + 1) * STRIDE);
+  table.set(sent.table.subarray(0, kept * STRIDE));
   const originalsEnd = Math.max(0, kept - sent.originalsFrom);
   return {
     count: kept,
@@ -139,7 +148,7 @@ export function keepOriginalsFrom(sent: SentMessages, index: number): void {
 
 /** The table and references at their sizes (after a conversation stops growing for a while). */
 export function compactSent(sent: SentMessages): void {
-  if (sent.table.length > sent.count * 2 + 8) sent.table = sent.table.slice(0, sent.count * 2 + 2);
+  if (sent.table.length > (sent.count + 2) * STRIDE) sent.table = sent.table.slice(0, (sent.count + 1) * STRIDE);
 }
 
 /** The shape code of `message`, its references pushed onto `refs`. */
@@ -253,7 +262,7 @@ export function pushValues(values: unknown[], message: Fields): void {
  * value in a kept one's place works on.
  */
 export function unpackValues(sent: SentMessages, index: number): { values: unknown[]; slots: number[] } {
-  const code = sent.table[index * 2]!;
+  const code = sent.table[index * STRIDE]!;
   let at = refsStart(sent, index);
   const values: unknown[] = [];
   const slots: number[] = [];
@@ -268,7 +277,7 @@ export function unpackValues(sent: SentMessages, index: number): { values: unkno
   };
   const count = (code >>> COUNT_SHIFT) & 7;
   if (count === GENERIC) {
-    const end = sent.table[index * 2 + 1]!;
+    const end = sent.table[index * STRIDE + 1]!;
     while (at < end) ref();
     return { values, slots };
   }
@@ -360,7 +369,7 @@ export function sentMessageAt(sent: SentMessages, index: number): unknown {
 
 /** The role of message `index` as sent (read from its code; `undefined` for a malformed message). */
 export function sentRole(sent: SentMessages, index: number): unknown {
-  const code = sent.table[index * 2]!;
+  const code = sent.table[index * STRIDE]!;
   if (((code >>> COUNT_SHIFT) & 7) !== GENERIC) return ROLES[code & ROLE_MASK];
   const first = sent.refs[refsStart(sent, index)];
   return first === NOT_A_PART ? undefined : first;

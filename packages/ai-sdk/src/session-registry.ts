@@ -129,19 +129,19 @@ function createRegistry(options: CompactionOptions): SessionRegistry {
       const key = conversationCacheKey(sessionId, modelId);
       const entry: SessionEntry = sessions.take(key) ??
         countedSessions.take(key) ?? {
-        session: createCompactionSession({
-          store,
-          sessionId,
-          model: modelId,
-          persistHistory: false,
-          summarizer: resolveSummarizer(options, model),
-          settings: options.settings,
-          tokenCache,
-          onEvent: options.onEvent ?? options.onCompaction,
-        }),
-        messages: messages ?? 0,
-        counted: false,
-      };
+          session: createCompactionSession({
+            store,
+            sessionId,
+            model: modelId,
+            persistHistory: false,
+            summarizer: resolveSummarizer(options, model),
+            settings: options.settings,
+            tokenCache,
+            onEvent: options.onEvent ?? options.onCompaction,
+          }),
+          messages: messages ?? 0,
+          counted: false,
+        };
       if (messages !== undefined) entry.messages = messages;
       (entry.counted ? countedSessions : sessions).put(key, entry); // the most recently used, at its current size
       return entry;
