@@ -2,6 +2,7 @@ import type { Message } from '@compaction/core';
 import {
   compactSent,
   keepOriginalsFrom,
+  refsCount,
   rememberSent,
   type SentMessages,
   STRIDE,
@@ -140,8 +141,11 @@ export function heldMessages(chain: Chain): number {
 /** Makes the core messages let go again, from the kept values and ids. */
 function materialize(chain: Chain): void {
   const made: Message[] = [];
-  for (let index = 0; index < chain.coreBase; index += 1)
-    made.push(toCoreMessage(sentMessageAt(chain.sent, index) as AiSdkMessage, chainId(chain, index)));
+  let at = 0; // where message `index`'s values start
+  for (let index = 0; index < chain.coreBase; index += 1) {
+    made.push(toCoreMessage(sentMessageAt(chain.sent, index, at) as AiSdkMessage, chainId(chain, index)));
+    at += refsCount(chain.sent.table[index * STRIDE]!);
+  }
   for (const message of chain.core) made.push(message);
   chain.core = made;
   chain.coreBase = 0;

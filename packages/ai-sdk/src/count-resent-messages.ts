@@ -15,7 +15,7 @@ import {
   REASONING,
   ROLE_MASK,
   ROLES,
-  refsStart,
+  refsCount,
   type SentMessages,
   STRIDE,
   STRING_CONTENT,
@@ -64,14 +64,24 @@ export function countResentMessages(incoming: readonly object[], from: number, t
   const older = Math.min(limit, lastUserIndex(incoming, from, to) - from);
   let same = countSameValues(incoming, from, older, sent);
   if (same < older) return same;
-  while (same < limit && sameAsSent(incoming[from + same], sent, same)) same += 1;
+  let at = scannedTo;
+  while (same < limit && sameAsSent(incoming[from + same], sent, same, at)) {
+    at += refsCount(sent.table[same * STRIDE]!);
+    same += 1;
+  }
   return same;
 }
 
-/** Whether `message` has the content of message `index` of `sent`, compared in full where the original is kept. */
-function sameAsSent(message: unknown, sent: SentMessages, index: number): boolean {
+/** Where the values after the messages {@link countSameValues} counted start in `refs`. */
+let scannedTo = 0;
+
+/**
+ * Whether `message` has the content of message `index` of `sent` (whose values start at
+ * `refs[at]`), compared in full where the original is kept.
+ */
+function sameAsSent(message: unknown, sent: SentMessages, index: number, at: number): boolean {
   if (index >= sent.originalsFrom) return sameContent(message, sent.originals[index - sent.originalsFrom]);
-  return isRecord(message) && onlySpecKeys(message) && matchPacked(message, sent, index) >= 0;
+  return isRecord(message) && onlySpecKeys(message) && matchPacked(message, sent, index, at) >= 0;
 }
 
 /**
@@ -84,6 +94,7 @@ function sameAsSent(message: unknown, sent: SentMessages, index: number): boolea
 function countSameValues(incoming: readonly object[], from: number, older: number, sent: SentMessages): number {
   const table = sent.table;
   const refs = sent.refs;
+  const names = sent.names;
   let at = 0;
   let count = 0;
   for (; count < older; count += 1) {
@@ -94,23 +105,32 @@ function countSameValues(incoming: readonly object[], from: number, older: numbe
       next =
         ((code >>> COUNT_SHIFT) & 7) === GENERIC
           ? identicalValues(message, refs, at)
-          : identicalPacked(message, code, refs, at);
+          : identicalPacked(message, code, table[count * STRIDE + 1]!, names, refs, at);
     } catch {
       next = -1; // a malformed message (null, or a null part): matchPacked tells
     }
-    if (next < 0 && typeof message === 'object' && message !== null) next = matchPacked(message, sent, count);
+    if (next < 0 && typeof message === 'object' && message !== null) next = matchPacked(message, sent, count, at);
     if (next < 0) break;
     at = next;
   }
+  scannedTo = at;
   return count;
 }
 
 /**
- * Whether `message` has the shape `code` and the very references `refs[at..]` (identity
- * only): the index after them, or -1. Reads without checking types (a null message or part
- * throws and the caller treats it as a mismatch).
+ * Whether `message` has the shape `code`, the tool names `toolNames` (a byte a part, into
+ * `names`) and the very references `refs[at..]` (identity only): the index after them, or
+ * -1. Reads without checking types (a null message or part throws and the caller treats it
+ * as a mismatch).
  */
-function identicalPacked(message: Fields, code: number, refs: unknown[], at: number): number {
+function identicalPacked(
+  message: Fields,
+  code: number,
+  toolNames: number,
+  names: unknown[],
+  refs: unknown[],
+  at: number,
+): number {
   if (message.role !== ROLES[code & ROLE_MASK]) return -1;
   let next = at;
   if (code & MESSAGE_OPTIONS) {
@@ -136,22 +156,22 @@ function identicalPacked(message: Fields, code: number, refs: unknown[], at: num
       if (
         part.type !== 'tool-result' ||
         part.toolCallId !== refs[next] ||
-        part.toolName !== refs[next + 1] ||
-        part.output !== refs[next + 2]
+        part.output !== refs[next + 1] ||
+        part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1]
       )
         return -1;
-      next += 3;
+      next += 2;
     } else if (kind === TOOL_CALL) {
       const executed = (bits >>> EXECUTED_SHIFT) & 3;
       if (
         part.type !== 'tool-call' ||
         part.toolCallId !== refs[next] ||
-        part.toolName !== refs[next + 1] ||
-        part.input !== refs[next + 2] ||
+        part.input !== refs[next + 1] ||
+        part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1] ||
         part.providerExecuted !== (executed === 0 ? undefined : executed === 1)
       )
         return -1;
-      next += 3;
+      next += 2;
     } else if (kind === REASONING) {
       if (part.type !== 'reasoning' || part.text !== refs[next]) return -1;
       next += 1;
@@ -203,14 +223,15 @@ function identicalValues(message: Fields, values: unknown[], at: number): number
 }
 
 /**
- * Whether `message` has the values of message `index` of `sent`, equal objects accepted (and
- * kept in place of the kept ones): the index in `refs` after the message, or -1.
+ * Whether `message` has the values of message `index` of `sent` (starting at `refs[start]`),
+ * equal objects accepted (and kept in place of the kept ones): the index in `refs` after the
+ * message, or -1.
  */
-function matchPacked(message: Fields, sent: SentMessages, index: number): number {
-  const { values, slots } = unpackValues(sent, index);
+function matchPacked(message: Fields, sent: SentMessages, index: number, start: number): number {
+  const { values, slots } = unpackValues(sent, index, start);
   if (matchValues(message, values, 0) < 0) return -1;
   for (let at = 0; at < slots.length; at += 1) if (slots[at]! >= 0) sent.refs[slots[at]!] = values[at];
-  return refsStart(sent, index + 1);
+  return start + refsCount(sent.table[index * STRIDE]!);
 }
 
 /** The index of the last user message in `messages[from..to)`, or `from`. */

@@ -2,14 +2,16 @@
  * The messages a conversation sent, packed: what `countResentMessages` compares the next
  * call's with, and what a released conversion rebuilds its messages from.
  *
- * Per message, a shape code, where its values end and two words a caller may keep beside
- * them (the converter: the message's content id; `table`, {@link STRIDE} 32-bit words a message)
- * and only the values that are references (`refs`): a message's `providerOptions` when it
- * has some; per part its `providerOptions` when it has some and the fields the provider
- * spec defines for it (`text`; `toolCallId`, `toolName`, `input`; `toolCallId`, `toolName`,
- * `output`), or the part itself for other part types; string content as itself. The role,
- * the part count, each part's type, which options are present and a tool call's
- * `providerExecuted` are in the code. A message the code cannot describe (a role or part
+ * Per message, a shape code, the tool names of its parts and two words a caller may keep
+ * beside them (the converter: the message's content id; `table`, {@link STRIDE} 32-bit words a
+ * message) and only the values that are references (`refs`): a message's `providerOptions`
+ * when it has some; per part its `providerOptions` when it has some and the fields the
+ * provider spec defines for it (`text`; `toolCallId`, `input`; `toolCallId`, `output`), or
+ * the part itself for other part types; string content as itself. The role, the part
+ * count, each part's type, which options are present and a tool call's `providerExecuted`
+ * are in the code; a tool part's `toolName` is a byte of the second word, its place in
+ * `names` (the conversation's few tool names). How many references a message has follows
+ * from its code, so where a message's values start is a sum over the codes before it. A message the code cannot describe (a role or part
  * type outside the spec's, more than {@link PACKED_PARTS} parts, a malformed message) keeps
  * every value in `refs` (see {@link pushValues}) and the code {@link GENERIC}.
  *
@@ -20,8 +22,10 @@
 export type SentMessages = {
   /** How many messages are held. */
   count: number;
-  /** Per message ({@link STRIDE} words): its shape code, `refs.length` after it, and two words of the caller's. */
+  /** Per message ({@link STRIDE} words): its shape code, its parts' tool names (a byte each), two words of the caller's. */
   table: Uint32Array;
+  /** The tool names the messages use (at most {@link MAX_NAMES}). */
+  names: unknown[];
   /** The values that are references, one message after the other. */
   refs: unknown[];
   /** The messages as first seen, from `originalsFrom` on. */
@@ -38,6 +42,9 @@ export const SENT_MESSAGE_BYTES = 40;
 
 /** Words of `table` a message. */
 export const STRIDE = 4;
+
+/** The most tool names a {@link SentMessages} keeps (a byte a part holds `index + 1`); a message with another is kept value by value. */
+export const MAX_NAMES = 255;
 
 /** The table of a {@link SentMessages} that holds nothing yet (never written: the first message makes one). */
 const EMPTY_TABLE = new Uint32Array(0);
@@ -82,7 +89,7 @@ type Fields = Record<string, unknown>;
 
 /** An empty {@link SentMessages}, or one holding `messages` (every original kept). */
 export function sentMessages(messages: readonly object[] = []): SentMessages {
-  const sent: SentMessages = { count: 0, table: EMPTY_TABLE, refs: [], originals: [], originalsFrom: 0 };
+  const sent: SentMessages = { count: 0, table: EMPTY_TABLE, names: [], refs: [], originals: [], originalsFrom: 0 };
   for (const message of messages) rememberSent(sent, message);
   return sent;
 }
@@ -95,17 +102,33 @@ export function rememberSent(sent: SentMessages, message: object, high = 0, low 
     grown.set(sent.table);
     sent.table = grown;
   }
-  sent.table[at] = packMessage(sent.refs, message as Fields);
-  sent.table[at + 1] = sent.refs.length;
+  sent.table[at] = packMessage(sent, message as Fields);
+  sent.table[at + 1] = packedNames;
   sent.table[at + 2] = high;
   sent.table[at + 3] = low;
   sent.originals.push(message);
   sent.count += 1;
 }
 
-/** Where message `index`'s values start in `refs`. */
+/** Where message `index`'s values start in `refs` (a sum over the codes before it: O(index)). */
 export function refsStart(sent: SentMessages, index: number): number {
-  return index === 0 ? 0 : sent.table[(index - 1) * STRIDE + 1]!;
+  let at = 0;
+  for (let before = 0; before < index; before += 1) at += refsCount(sent.table[before * STRIDE]!);
+  return at;
+}
+
+/** How many references a message with shape `code` has in `refs`. */
+export function refsCount(code: number): number {
+  const count = (code >>> COUNT_SHIFT) & 7;
+  if (count === GENERIC) return code >>> PART_SHIFT;
+  let refs = code & MESSAGE_OPTIONS ? 1 : 0;
+  if (count === STRING_CONTENT) return refs + 1;
+  for (let part = 0; part < count; part += 1) {
+    const bits = code >>> (PART_SHIFT + PART_BITS * part);
+    const kind = bits & KIND_MASK;
+    refs += (bits & PART_OPTIONS ? 1 : 0) + (kind === TOOL_CALL || kind === TOOL_RESULT ? 2 : 1);
+  }
+  return refs;
 }
 
 /**
@@ -120,6 +143,7 @@ export function sentPrefix(sent: SentMessages, count: number): SentMessages {
   return {
     count: kept,
     table,
+    names: sent.names.slice(),
     refs: sent.refs.slice(0, refsStart(sent, kept)),
     originals: sent.originals.slice(0, originalsEnd),
     originalsFrom: Math.min(sent.originalsFrom, kept),
@@ -151,18 +175,35 @@ export function compactSent(sent: SentMessages): void {
   if (sent.table.length > (sent.count + 2) * STRIDE) sent.table = sent.table.slice(0, (sent.count + 1) * STRIDE);
 }
 
-/** The shape code of `message`, its references pushed onto `refs`. */
-function packMessage(refs: unknown[], message: Fields): number {
+/** The tool names word of the message {@link packMessage} packed last. */
+let packedNames = 0;
+
+/** The shape code of `message`, its references pushed onto `sent.refs` (its names word in `packedNames`). */
+function packMessage(sent: SentMessages, message: Fields): number {
+  const refs = sent.refs;
   const start = refs.length;
-  const code = isRecord(message) ? packedCode(refs, message) : -1;
+  packedNames = 0;
+  const code = isRecord(message) ? packedCode(sent, message) : -1;
   if (code >= 0) return code;
   refs.length = start;
+  packedNames = 0;
   pushValues(refs, message);
-  return GENERIC << COUNT_SHIFT;
+  return ((GENERIC << COUNT_SHIFT) | ((refs.length - start) << PART_SHIFT)) >>> 0;
+}
+
+/** The byte that stands for tool name `name` (its place in `sent.names` + 1), or -1 when none can. */
+function nameByte(sent: SentMessages, name: unknown): number {
+  if (typeof name !== 'string') return -1;
+  const index = sent.names.indexOf(name);
+  if (index >= 0) return index + 1;
+  if (sent.names.length >= MAX_NAMES) return -1;
+  sent.names.push(name);
+  return sent.names.length;
 }
 
 /** The packed code of a message (its references pushed), or -1 when the code cannot describe it. */
-function packedCode(refs: unknown[], message: Fields): number {
+function packedCode(sent: SentMessages, message: Fields): number {
+  const refs = sent.refs;
   const role = ROLES.indexOf(message.role as string);
   if (role < 0) return -1;
   let code = role;
@@ -177,6 +218,7 @@ function packedCode(refs: unknown[], message: Fields): number {
   }
   if (!Array.isArray(content) || content.length > PACKED_PARTS) return -1;
   code |= content.length << COUNT_SHIFT;
+  // (`packedNames` is built as a signed int; stored in a Uint32Array it reads back unsigned.)
   for (let index = 0; index < content.length; index += 1) {
     const part = content[index] as unknown;
     if (!isRecord(part)) return -1;
@@ -195,15 +237,21 @@ function packedCode(refs: unknown[], message: Fields): number {
         break;
       case 'tool-call': {
         const executed = part.providerExecuted;
-        if (executed !== undefined && typeof executed !== 'boolean') return -1;
+        const name = nameByte(sent, part.toolName);
+        if (name < 0 || (executed !== undefined && typeof executed !== 'boolean')) return -1;
         bits |= TOOL_CALL | ((executed === undefined ? 0 : executed ? 1 : 2) << EXECUTED_SHIFT);
-        refs.push(part.toolCallId, part.toolName, part.input);
+        packedNames |= name << (8 * index);
+        refs.push(part.toolCallId, part.input);
         break;
       }
-      case 'tool-result':
+      case 'tool-result': {
+        const name = nameByte(sent, part.toolName);
+        if (name < 0) return -1;
         bits |= TOOL_RESULT;
-        refs.push(part.toolCallId, part.toolName, part.output);
+        packedNames |= name << (8 * index);
+        refs.push(part.toolCallId, part.output);
         break;
+      }
       default:
         if (typeof part.type !== 'string') return -1;
         bits |= OTHER;
@@ -261,9 +309,14 @@ export function pushValues(values: unknown[], message: Fields): void {
  * `refs` it is kept at (-1 when the code holds it): what a comparison that may put an equal
  * value in a kept one's place works on.
  */
-export function unpackValues(sent: SentMessages, index: number): { values: unknown[]; slots: number[] } {
+export function unpackValues(
+  sent: SentMessages,
+  index: number,
+  start = refsStart(sent, index),
+): { values: unknown[]; slots: number[] } {
   const code = sent.table[index * STRIDE]!;
-  let at = refsStart(sent, index);
+  const names = sent.table[index * STRIDE + 1]!;
+  let at = start;
   const values: unknown[] = [];
   const slots: number[] = [];
   const fixed = (value: unknown) => {
@@ -277,7 +330,7 @@ export function unpackValues(sent: SentMessages, index: number): { values: unkno
   };
   const count = (code >>> COUNT_SHIFT) & 7;
   if (count === GENERIC) {
-    const end = sent.table[index * STRIDE + 1]!;
+    const end = start + (code >>> PART_SHIFT);
     while (at < end) ref();
     return { values, slots };
   }
@@ -307,9 +360,9 @@ export function unpackValues(sent: SentMessages, index: number): { values: unkno
     else fixed(undefined);
     if (kind === TEXT || kind === REASONING) ref();
     else {
-      ref();
-      ref();
-      ref();
+      ref(); // toolCallId
+      fixed(sent.names[((names >>> (8 * part)) & 255) - 1]);
+      ref(); // input or output
       if (kind === TOOL_CALL) fixed(EXECUTED[(bits >>> EXECUTED_SHIFT) & 3]);
     }
   }
@@ -324,9 +377,9 @@ const EXECUTED: readonly (boolean | undefined)[] = [undefined, true, false, unde
  * rebuilt from the kept values (the same role, options and content as far as a provider
  * reads them; keys the spec does not define are not kept there).
  */
-export function sentMessageAt(sent: SentMessages, index: number): unknown {
+export function sentMessageAt(sent: SentMessages, index: number, start?: number): unknown {
   if (index >= sent.originalsFrom) return sent.originals[index - sent.originalsFrom];
-  const { values } = unpackValues(sent, index);
+  const { values } = unpackValues(sent, index, start ?? refsStart(sent, index));
   if (values[0] === NOT_A_PART) return values[1];
   const message: Fields = { role: values[0] };
   if (values[2] === NOT_PARTS) message.content = values[3];
