@@ -13,7 +13,10 @@ export type SessionQueue = {
   watch(summarizer: Summarizer): Summarizer;
 };
 
-type Entry = { start: () => Promise<unknown>; passes: boolean };
+/** A task waiting its turn: `start(true)` runs it holding the queue, `start(false)` beside the one running. */
+type Entry = { start: (holds: boolean) => Promise<unknown>; passes: boolean };
+
+const settled = (): undefined => undefined;
 
 /**
  * One queue per session, in call order: whatever the caller awaits or not, the session
@@ -35,25 +38,35 @@ export function createSessionQueue(): SessionQueue {
   /** Summarizer calls running. */
   let summarizing = 0;
 
-  /** Starts what may start now: the next task once nothing runs; tasks that pass while a summarizer runs. */
+  const finish = () => {
+    running = false;
+    next();
+  };
+
+  /** Runs a task that did not pass; the next one starts when it settles. */
+  function launch<T>(task: () => Promise<T>): Promise<T> {
+    running = true;
+    const run = task();
+    run.then(finish, finish);
+    return run;
+  }
+
+  /** Starts what may start now: tasks that pass while a summarizer runs; the next task once nothing runs. */
   function next(): void {
     while (summarizing > 0 && running && waiting[0]?.passes) pass(waiting.shift()!);
     if (running || passed > 0 || waiting.length === 0) return;
-    const entry = waiting.shift()!;
-    running = true;
-    void entry.start().finally(() => {
-      running = false;
-      next();
-    });
+    waiting.shift()!.start(true);
   }
 
   function pass(entry: Entry): void {
     passed += 1;
-    const done = passing.then(entry.start).finally(() => {
-      passed -= 1;
-      next();
-    });
-    passing = done.catch(() => undefined);
+    const done = passing
+      .then(() => entry.start(false))
+      .finally(() => {
+        passed -= 1;
+        next();
+      });
+    passing = done;
   }
 
   async function during<T>(work: () => Promise<T>): Promise<T> {
@@ -68,13 +81,17 @@ export function createSessionQueue(): SessionQueue {
 
   return {
     run(task, passes = false) {
+      // Nothing before it: started at once, as a call that waits for nobody.
+      if (!running && passed === 0 && waiting.length === 0) return launch(task);
       return new Promise((resolve, reject) => {
-        const start = () => {
-          const run = Promise.resolve().then(task);
-          run.then(resolve, reject);
-          return run.catch(() => undefined);
-        };
-        waiting.push({ start, passes });
+        waiting.push({
+          passes,
+          start: (holds) => {
+            const run = holds ? launch(task) : task();
+            run.then(resolve, reject);
+            return run.then(settled, settled);
+          },
+        });
         next();
       });
     },
