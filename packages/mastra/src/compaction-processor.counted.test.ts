@@ -3,9 +3,12 @@ import { Agent } from '@mastra/core/agent';
 import { InMemoryStore } from '@mastra/core/storage';
 import { Memory } from '@mastra/memory';
 import { describe, expect, it } from 'vitest';
-import { lastUserText, promptText } from './__fixtures__/agent-fixtures.js';
+import { lastUserText, promptText, readFile, toolTraffic } from './__fixtures__/agent-fixtures.js';
+import { ListRecorder } from './__fixtures__/list-recorder.js';
 import { scriptedModel } from './__fixtures__/scripted-model.js';
 import { CompactionProcessor } from './compaction-processor.js';
+import { compactionContextTools } from './context-tools.js';
+import { toCoreMessages } from './to-core-messages.js';
 
 const thread = { memory: { thread: 't-counted', resource: 'u1' } };
 
@@ -58,5 +61,50 @@ describe('CompactionProcessor with threads held counted, not loaded', () => {
     await agent.generate(`Note 9: ${'words '.repeat(20)}`, thread);
     expect(promptText(scripted.agentPrompts.at(-1)!)).toContain('Note 9:');
     expect(await session.state()).toBeUndefined();
+  });
+
+  it('answers a context tool mid-run from the history the run’s last step sent, counted, and writes nothing', async () => {
+    const scripted = scriptedModel((prompt, call) => {
+      if (lastUserText(prompt) === 'Hello') return { text: 'Hi.' };
+      if (call === 1) return { toolCalls: [{ toolName: 'readFile', input: { path: 'a.ts' } }] };
+      if (call === 2) return { toolCalls: [{ toolName: 'context_stats', input: {} }] };
+      return { text: 'Done.' };
+    });
+    const store = memoryStore();
+    const processor = new CompactionProcessor({
+      counter: heuristicCounter(),
+      summarizer: 'structured',
+      store,
+      settings: { contextWindow: 1_000_000 },
+    });
+    const taken = new ListRecorder('taken');
+    const agent = new Agent({
+      id: 'reader',
+      name: 'reader',
+      instructions: 'Read files.',
+      model: scripted.model,
+      tools: { readFile, ...compactionContextTools(processor) },
+      memory: new Memory({ storage: new InMemoryStore(), options: { lastMessages: 1000 } }),
+      inputProcessors: [processor, taken],
+    });
+    const memory = { thread: 't-mid-run', resource: 'u1' };
+    await agent.generate('Hello', { memory });
+    // Steps 1 and 2 are sent counted; the second step's answer is a context_stats call, which reads the
+    // session (held counted: it loads the history back) before the third step.
+    await agent.generate('Read a.ts, then look at the context.', { memory, maxSteps: 5 });
+
+    const stats = [...toolTraffic(scripted.agentPrompts.at(-1)!).results.values()].at(-1) as {
+      value?: { historyMessages: number };
+    };
+    // What the tool saw: the history as the second step sent it.
+    const secondStep = toCoreMessages(taken.lists.at(-2)!);
+    expect(stats.value?.historyMessages).toBe(secondStep.length);
+    // And it wrote nothing: the usage record of that step still stands for the history.
+    const record = await store.loadRecord('t-mid-run');
+    expect(record?.usage?.historyLength).toBeGreaterThan(0);
+    const history = await processor.session('t-mid-run')!.history();
+    expect(history.map((message) => message.id)).toEqual(
+      toCoreMessages(taken.lists.at(-1)!).map((message) => message.id),
+    );
   });
 });
