@@ -1,5 +1,5 @@
 import type { Message } from '../messages/types.js';
-import { decodeMessage } from './codec/decode-message.js';
+import { decodeMessageAt } from './codec/decode-message.js';
 import type { FileStoreWarning } from './history-file.js';
 import { COMMIT_LINE, HISTORY_FORMAT_LINE } from './history-format.js';
 
@@ -95,7 +95,7 @@ export function parseHistoryFile(
     }
     length += 1;
     // A message before `from` is counted, not decoded: the caller holds it already.
-    if (length > from) messages.push(decodeMessage(textOf(index), file, `line ${index + 1}`));
+    if (length > from) messages.push(decodeMessageAt(textOf(index), file, 'line', index + 1));
   }
   return { messages, length };
 }

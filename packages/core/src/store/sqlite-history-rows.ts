@@ -1,6 +1,6 @@
 import type { StatementSync } from 'node:sqlite';
 import type { Message } from '../messages/types.js';
-import { decodeMessage } from './codec/decode-message.js';
+import { decodeMessageAt } from './codec/decode-message.js';
 
 /** A row of `sqliteStore`'s history query (`SELECT message, seq …`), as an array of its columns. */
 export type HistoryRowArray = [message: string, seq: number];
@@ -33,7 +33,7 @@ export function decodeHistoryRows(rows: readonly (HistoryRowArray | HistoryRowOb
     const row = rows[index] as HistoryRowArray | HistoryRowObject;
     const text = Array.isArray(row) ? row[0] : row.message;
     const seq = Array.isArray(row) ? row[1] : row.seq;
-    messages[index] = decodeMessage(text, source, `entry ${seq}`);
+    messages[index] = decodeMessageAt(text, source, 'entry', seq);
   }
   return messages;
 }

@@ -4,7 +4,7 @@ import { InvalidMessageError } from '../../errors/invalid-message-error.js';
 import { InvalidStateError } from '../../errors/invalid-state-error.js';
 import { parseMessages } from '../../messages/parse-messages.js';
 import { decodeJson, mayHoldDollarKey } from './decode-json.js';
-import { decodeMessage } from './decode-message.js';
+import { decodeMessage, decodeMessageAt } from './decode-message.js';
 import { encodeValue } from './encode-value.js';
 
 /** The previous release's `decodeMessage`, verbatim but for its name: the reference the faster one must match. */
@@ -136,6 +136,11 @@ describe('decodeMessage', () => {
           const now = outcome(() => decodeMessage(json, '/s.jsonl', 'line 3'));
           const before = outcome(() => previousDecodeMessage(json, '/s.jsonl', 'line 3'));
           expect(now).toStrictEqual(before);
+          // The position as a unit and a number (what the stores pass) says the same.
+          expect(outcome(() => decodeMessageAt(json, '/s.jsonl', 'line', 3))).toStrictEqual(before);
+          expect(outcome(() => decodeMessageAt(json, '/t', 'entry', 12))).toStrictEqual(
+            outcome(() => previousDecodeMessage(json, '/t', 'entry 12')),
+          );
           if (!('error' in now)) seen.messages += 1;
           else if (now.error?.includes('is not a message')) seen.notMessages += 1;
           else seen.notJson += 1;
