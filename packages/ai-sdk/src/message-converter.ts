@@ -90,13 +90,6 @@ type Conversion = {
  */
 export const CONVERSION_MESSAGE_BYTES = HELD_MESSAGE_BYTES + SENT_MESSAGE_BYTES;
 
-/**
- * Estimated bytes a released conversion ({@link MessageConverter.release}) holds a message:
- * its packed values and id (the core messages and the originals before the last user
- * message let go). Measured with the session held counted: see `COUNTED_SESSION_BYTES`.
- */
-export const RELEASED_MESSAGE_BYTES = SENT_MESSAGE_BYTES;
-
 /** How many messages the conversion kept in `slot` holds (0 when none). */
 export function slotMessages(slot: ConversionSlot): number {
   const conversion = slot.conversion as Conversion | undefined;

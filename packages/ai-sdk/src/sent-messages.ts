@@ -28,6 +28,8 @@ export type SentMessages = {
   names: unknown[];
   /** The values that are references, one message after the other. */
   refs: unknown[];
+  /** How many references `refs` has room for since {@link compactSent} last trimmed it (past that, it grew). */
+  refsRoom: number;
   /** The messages as first seen, from `originalsFrom` on. */
   originals: unknown[];
   /** The index of `originals[0]`. */
@@ -89,7 +91,15 @@ type Fields = Record<string, unknown>;
 
 /** An empty {@link SentMessages}, or one holding `messages` (every original kept). */
 export function sentMessages(messages: readonly object[] = []): SentMessages {
-  const sent: SentMessages = { count: 0, table: EMPTY_TABLE, names: [], refs: [], originals: [], originalsFrom: 0 };
+  const sent: SentMessages = {
+    count: 0,
+    table: EMPTY_TABLE,
+    names: [],
+    refs: [],
+    refsRoom: 0,
+    originals: [],
+    originalsFrom: 0,
+  };
   for (const message of messages) rememberSent(sent, message);
   return sent;
 }
@@ -98,7 +108,7 @@ export function sentMessages(messages: readonly object[] = []): SentMessages {
 export function rememberSent(sent: SentMessages, message: object, high = 0, low = 0): void {
   const at = sent.count * STRIDE;
   if (at + STRIDE > sent.table.length) {
-    const grown = new Uint32Array(Math.max(8 * STRIDE, sent.table.length * 2));
+    const grown = new Uint32Array((sent.count + slack(sent.count)) * STRIDE);
     grown.set(sent.table);
     sent.table = grown;
   }
@@ -145,6 +155,7 @@ export function sentPrefix(sent: SentMessages, count: number): SentMessages {
     table,
     names: sent.names.slice(),
     refs: sent.refs.slice(0, refsStart(sent, kept)),
+    refsRoom: 0,
     originals: sent.originals.slice(0, originalsEnd),
     originalsFrom: Math.min(sent.originalsFrom, kept),
   };
@@ -170,9 +181,40 @@ export function keepOriginalsFrom(sent: SentMessages, index: number): void {
   sent.originalsFrom = from;
 }
 
-/** The table and references at their sizes (after a conversation stops growing for a while). */
+/**
+ * The table and references near their sizes, with room for a few more messages (a
+ * conversation held counted grows by a message or two a call): what a kept conversation
+ * holds is what it uses, not what growing by half left. References are trimmed only up to
+ * {@link TRIM_REFS} (a longer array is copied at a cost that grows with the history).
+ */
 export function compactSent(sent: SentMessages): void {
-  if (sent.table.length > (sent.count + 2) * STRIDE) sent.table = sent.table.slice(0, (sent.count + 1) * STRIDE);
+  const room = (sent.count + slack(sent.count)) * STRIDE;
+  if (sent.table.length > room + slack(sent.count) * STRIDE) {
+    const table = new Uint32Array(room);
+    table.set(sent.table.subarray(0, sent.count * STRIDE));
+    sent.table = table;
+  }
+  const refs = sent.refs;
+  const length = refs.length;
+  if (length > TRIM_REFS || length <= sent.refsRoom) return;
+  // Made at its size plus room (holey: the room is holes), then cut to the length: V8 keeps
+  // the room, so the next few calls push into it without growing the array by half.
+  const trimmed: unknown[] = new Array(length + REFS_ROOM);
+  for (let index = 0; index < length; index += 1) trimmed[index] = refs[index];
+  trimmed.length = length;
+  sent.refs = trimmed;
+  sent.refsRoom = length + REFS_ROOM;
+}
+
+/** The most references {@link compactSent} copies to trim. */
+export const TRIM_REFS = 4096;
+
+/** Room for references left by {@link compactSent}. */
+const REFS_ROOM = 8;
+
+/** Room for messages in a table: an eighth more, and at least eight. */
+function slack(count: number): number {
+  return 8 + (count >> 3);
 }
 
 /** The tool names word of the message {@link packMessage} packed last. */

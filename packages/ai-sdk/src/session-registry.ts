@@ -12,13 +12,7 @@ import {
 } from '@compaction/core';
 import type { AiSdkModel } from './as-language-model.js';
 import type { CompactionOptions } from './compaction-options.js';
-import {
-  CONVERSION_MESSAGE_BYTES,
-  type ConversionSlot,
-  RELEASED_MESSAGE_BYTES,
-  slotHeldMessages,
-  slotMessages,
-} from './message-converter.js';
+import { CONVERSION_MESSAGE_BYTES, type ConversionSlot, slotHeldMessages, slotMessages } from './message-converter.js';
 import { resolveSummarizer } from './resolve-summarizer.js';
 
 /** A conversation's kept entry: its session, and the conversion the middleware or prepareStep keeps beside it. */
@@ -35,18 +29,23 @@ export type SessionEntry = ConversionSlot & {
 };
 
 /**
- * What a conversation held counted costs besides its messages: the session (its closures,
- * contexts and counted history), the entry, the conversion and the history handed out.
- * Measured: see `COUNTED_MESSAGE_BYTES`.
+ * What a conversation held counted, not loaded costs besides its messages, in JS heap: the
+ * session (its closures and contexts, its counted history and the message after its usage
+ * record), the entry, the conversion (its chains, the last user message as sent) and the
+ * history handed out. Measured with {@link COUNTED_MESSAGE_BYTES}: Node 24, 1,000
+ * conversations of the scale benchmark's synthetic history after two calls each, all
+ * evicted at once, full GC: 12,972 / 15,165 / 18,031 bytes of heap freed a conversation of
+ * 51 / 201 / 401 messages (a line of 12.2 KB + 14.5 bytes a message).
  */
-export const COUNTED_CONVERSATION_BYTES = 10_240;
+export const COUNTED_CONVERSATION_BYTES = 12_288;
 
 /**
- * What a conversation held counted costs a message: its id's hash in the session, its
- * packed values and id in the conversion. Measured (Node 24, full GC): see docs/decisions.md,
- * "The AI SDK, session 6".
+ * What a conversation held counted costs a message in JS heap: its packed references
+ * (about two: a text, or a tool call's id and input). Outside the heap, in typed arrays, a
+ * message also takes 16 bytes of the conversion's table (its shape, tool names and content
+ * id) and 8 of the session's id hashes — 5.3 KB for 201 messages, not counted here.
  */
-export const COUNTED_MESSAGE_BYTES = 8 + RELEASED_MESSAGE_BYTES;
+export const COUNTED_MESSAGE_BYTES = 16;
 
 /** The sessions of one middleware or prepareStep function, by conversation and model. */
 export type SessionRegistry = {
