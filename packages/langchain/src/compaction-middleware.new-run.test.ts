@@ -1,4 +1,4 @@
-import type { CompactionEvent } from '@compaction/core';
+import { type CompactionEvent, type Message, type Summarizer, structuredSummarizer } from '@compaction/core';
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from '@langchain/core/messages';
 import { MemorySaver, REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import { createAgent, fakeModel } from 'langchain';
@@ -23,11 +23,27 @@ function reportingModel(answers: string[]) {
   return model;
 }
 
-function agentWith(model: ReturnType<typeof fakeModel>, events: CompactionEvent[]) {
+/** The structured summarizer, recording the messages of every span it summarizes. */
+function recordingSummarizer(spans: Message[][]): Summarizer {
+  const structured = structuredSummarizer();
+  return {
+    name: structured.name,
+    summarize: (request) => {
+      spans.push([...request.messages]);
+      return structured.summarize(request);
+    },
+  };
+}
+
+function agentWith(
+  model: ReturnType<typeof fakeModel>,
+  events: CompactionEvent[],
+  summarizer: Summarizer | 'structured' = 'structured',
+) {
   return createAgent({
     model,
     tools: [],
-    middleware: [compactionMiddleware({ settings, summarizer: 'structured', onEvent: (event) => events.push(event) })],
+    middleware: [compactionMiddleware({ settings, summarizer, onEvent: (event) => events.push(event) })],
     checkpointer: new MemorySaver(),
   });
 }
@@ -119,5 +135,33 @@ describe('compactionMiddleware: a new run on a thread the checkpointer restored'
     expect(now[1]!.id).toBe('inserted');
     expect(summary(withoutSystem(model.calls[3]!.messages))).toEqual(summary(now.slice(0, -1)));
     expect(events).toEqual([]);
+  });
+
+  it('takes an old message edited under its id (same length) as it is now when the thread next compacts', async () => {
+    const events: CompactionEvent[] = [];
+    const spans: Message[][] = [];
+    const model = reportingModel(['One.', 'Two.', 'Three.', 'Four.']);
+    const agent = agentWith(model, events, recordingSummarizer(spans));
+    const config = { configurable: { thread_id: 'edited-then-compacted' } };
+    await agent.invoke({ messages: pastConversation(6) }, config);
+    await agent.invoke({ messages: [new HumanMessage('Next?')] }, config);
+    expect(events).toEqual([]);
+
+    // The first question edited under its id, to a text of the same length: the id pass takes the thread over.
+    const edited = 'Please look at module Z.';
+    expect(edited).toHaveLength('Please look at module 0.'.length);
+    await agent.graph.updateState(config, { messages: [new HumanMessage({ id: 'past_user_0', content: edited })] });
+    await agent.invoke({ messages: [new HumanMessage('Well?')] }, config);
+    const sent = withoutSystem(model.calls[2]!.messages);
+    expect(sent.find((message) => message.id === 'past_user_0')?.text).toBe(edited);
+    expect(events).toEqual([]);
+
+    // A long question takes the thread over the trigger: the compaction summarizes the question as edited.
+    await agent.invoke({ messages: [new HumanMessage(`Now review all of it. ${prose(11, 220)}`)] }, config);
+    expect(events.map((event) => event.type)).toContain('compaction:end');
+    const summarized = spans.flat().filter((message) => message.id === 'past_user_0');
+    expect(summarized.length).toBeGreaterThan(0);
+    for (const message of summarized) expect(message.parts).toEqual([{ type: 'text', text: edited }]);
+    expect(isSummaryMessage(withoutSystem(model.calls[3]!.messages)[0]!)).toBe(true);
   });
 });

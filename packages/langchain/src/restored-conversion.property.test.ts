@@ -1,4 +1,12 @@
-import type { Message } from '@compaction/core';
+import {
+  type CompactionSession,
+  createCompactionSession,
+  type Message,
+  memoryStore,
+  type SessionStore,
+  type Summarizer,
+  structuredSummarizer,
+} from '@compaction/core';
 import {
   AIMessage,
   type BaseMessage,
@@ -13,6 +21,7 @@ import { describe, expect, it } from 'vitest';
 import { conversation } from './__fixtures__/message-arbitraries.js';
 import { fromCoreContext } from './from-core-messages.js';
 import { assignMessageIds } from './message-ids.js';
+import { prepareGrown } from './prepare-grown.js';
 import { extendToCore, ORIGINAL_MESSAGE_KEY, toCoreMessages } from './to-core-messages.js';
 
 /** A core message without the LangChain original: what a comparison of values needs. */
@@ -264,4 +273,139 @@ describe('a conversation given back as new objects (property)', () => {
     expect(grown).not.toBe(previous);
     expect(grown.result.map(value)).toEqual(toCoreMessages(now).map(value));
   });
+});
+
+/** Changes between two runs that touch ids: each must be seen at the very call that follows (core branches). */
+const idEdits: { name: string; edit: (messages: BaseMessage[], at: number) => BaseMessage[] }[] = [
+  {
+    name: 'a message under a new id',
+    edit: (messages, at) => {
+      const copy = restored([messages[at]!])[0]!;
+      copy.id = `${copy.id}_new`;
+      return messages.map((message, index) => (index === at ? copy : message));
+    },
+  },
+  { name: 'a message removed', edit: (messages, at) => messages.filter((_, index) => index !== at) },
+  {
+    name: 'a message inserted',
+    edit: (messages, at) => [
+      ...messages.slice(0, at),
+      new HumanMessage({ id: `inserted_${at}`, content: 'A note added later.' }),
+      ...messages.slice(at),
+    ],
+  },
+];
+
+/** The structured summarizer, recording every span it is asked to summarize. */
+function recordingSummarizer(spans: Message[][]): Summarizer {
+  const structured = structuredSummarizer();
+  return {
+    name: structured.name,
+    summarize: (request) => {
+      spans.push([...request.messages]);
+      return structured.summarize(request);
+    },
+  };
+}
+
+function session(store: SessionStore, spans: Message[][]): CompactionSession {
+  return createCompactionSession({
+    store,
+    sessionId: 'thread',
+    persistHistory: false,
+    summarizer: recordingSummarizer(spans),
+    settings: { contextWindow: 400_000, keepRecentTokens: 20, reserveTokens: 1_000 },
+  });
+}
+
+/** What core reads of a thread: the source, `history()`, `context()` and a compaction's input. */
+async function whatCoreReads(reader: CompactionSession, source: { messages(from: number): readonly Message[] }) {
+  const spans: Message[][] = [];
+  const read = {
+    source: source.messages(0).map(value),
+    history: (await reader.history()).map(value),
+    context: (await reader.context()).map(value),
+  };
+  return { read, spans };
+}
+
+describe('a thread held counted, given back as new objects (property)', () => {
+  const kinds = [...edits.map((edit) => edit.name), ...idEdits.map((edit) => edit.name), 'nothing'];
+  const generated = conversation
+    .filter((messages) => messages.length > 0)
+    .chain((messages) => fc.tuple(fc.constant(messages), fc.nat(), fc.constantFrom(...kinds)));
+
+  it('whatever core reads (the source, history(), context(), a compaction) is a fresh conversion of the restored messages; an id change is a branch at once', async () => {
+    let counted = 0;
+    let adoptedWithEdit = 0;
+    await fc.assert(
+      fc.asyncProperty(generated, async ([messages, pick, kind]) => {
+        assignMessageIds(messages);
+        const store = memoryStore();
+        const spans: Message[][] = [];
+        const first = session(store, spans);
+        // A run: the thread converted, the call's usage reported, a second call on the same objects.
+        const input = extendToCore(undefined, messages);
+        const one = await prepareGrown(first, input, undefined);
+        await first.recordUsage({ inputTokens: 500 });
+        expect(extendToCore(input, messages)).toBe(input);
+        const two = await prepareGrown(first, input, one.source);
+        if (two.prepared.asIs) {
+          counted += 1;
+          expect(input.result).toEqual([]); // let go: only the LangChain messages are held
+        }
+
+        // The next run: the checkpointer's new objects, changed between the runs one way or another.
+        let now = restored(messages);
+        const edit = edits.find((candidate) => candidate.name === kind);
+        const idEdit = idEdits.find((candidate) => candidate.name === kind);
+        let edited = false;
+        if (edit) {
+          const applicable = now.flatMap((message, index) => (edit.applies(message as Fields) ? [index] : []));
+          if (applicable.length > 0) {
+            const at = applicable[pick % applicable.length]!;
+            now[at] = edit.edit(now[at] as Fields);
+            edited = true;
+          }
+        } else if (idEdit) now = idEdit.edit(now, pick % now.length);
+        now.push(new HumanMessage({ id: 'next_question', content: 'And now?' }));
+
+        const grown = extendToCore(input, now);
+        if (idEdit) expect(grown).not.toBe(input); // seen at once: converted again, a branch for core
+        if (!two.prepared.asIs && edited) expect(grown).not.toBe(input); // a loaded session: every field compared
+        if (grown === input && edited) adoptedWithEdit += 1;
+        const reader = grown === input ? first : session(store, spans);
+        const three = await prepareGrown(reader, grown, grown === input ? two.source : undefined);
+        if (three.prepared.asIs) expect(three.prepared.messages.length).toBe(now.length);
+
+        const fresh = toCoreMessages(restored(now));
+        const reference = session(memoryStore(), []);
+        await reference.prepare({ messages: fresh });
+        const { read } = await whatCoreReads(reader, three.source);
+        expect(read.source).toEqual(fresh.map(value));
+        expect(read.history).toEqual(fresh.map(value));
+        expect(read.context).toEqual((await reference.context()).map(value));
+
+        // A compaction summarizes the restored messages as they are now, as one over a fresh conversion does.
+        const before = spans.length;
+        const referenceSpans: Message[][] = [];
+        // Its reference: a session over a fresh conversion with the same record (usage, calibration).
+        const copy = memoryStore();
+        const record = await store.loadRecord('thread');
+        if (record) await copy.saveRecord('thread', structuredClone(record));
+        const compacting = session(copy, referenceSpans);
+        await compacting.prepare({ messages: fresh });
+        const ours = await reader.compact();
+        const theirs = await compacting.compact();
+        expect(ours === undefined).toBe(theirs === undefined);
+        expect(spans.slice(before).map((span) => span.map(value))).toEqual(
+          referenceSpans.map((span) => span.map(value)),
+        );
+      }),
+      { numRuns: 150 },
+    );
+    // The generated threads reach the counted path, and same-id edits are taken over there, not only refused.
+    expect(counted).toBeGreaterThan(25);
+    expect(adoptedWithEdit).toBeGreaterThan(5);
+  }, 120_000);
 });
