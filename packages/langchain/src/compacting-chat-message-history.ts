@@ -116,8 +116,9 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
     // A kept session holds the kept source's messages, the first of the history (`#canReuse`): it reads only the rest.
     const { prepared, source } = await prepareGrown(current.session, input, reused?.source);
     this.#prepared = current.session;
-    if (prepared.asIs) {
-      // The context is the wrapped history as it is: its messages are returned, nothing converted back.
+    if (prepared.asIs || prepared.wholeHistory === input.source.length) {
+      // The context is the wrapped history as it is: its messages are returned, nothing converted back
+      // (and core's context is not read: far below the trigger it is copied only when read).
       this.#kept = { session: current.session, store: current.store, input, source };
       return input.source.slice();
     }

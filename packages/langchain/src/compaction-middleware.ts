@@ -144,7 +144,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
         );
         source = grown.source;
         const { prepared } = grown;
-        if (prepared.asIs) {
+        if (prepared.asIs || prepared.wholeHistory === input.source.length) {
           // The context is the state's messages as they are (restored ones too): sent as they came, nothing converted back.
           output = undefined;
           sent = request.messages;
