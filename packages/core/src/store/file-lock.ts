@@ -107,7 +107,7 @@ export async function withFileLock<T>(file: string, task: () => Promise<T>, opti
       } catch (error) {
         // Ours (created exclusively), and no owner in it: removed, so nobody waits for it.
         await handle.close().catch(() => undefined);
-        await release(file);
+        await release(file).catch(() => undefined);
         throw error;
       }
       closing = handle.close().catch(() => undefined);
