@@ -1,4 +1,4 @@
-import type { Summarizer } from '../summarize/types.js';
+import type { SummarizeRequest, Summarizer, SummaryDraft } from '../summarize/types.js';
 
 /** How a session orders its public operations (see {@link createSessionQueue}). */
 export type SessionQueue = {
@@ -28,81 +28,104 @@ const settled = (): undefined => undefined;
  * that pass run one after another in call order, and what was called after them waits for them.
  */
 export function createSessionQueue(): SessionQueue {
-  const waiting: Entry[] = [];
+  return new OperationQueue();
+}
+
+/**
+ * The queue's state and steps as one object with its methods on the prototype: a process
+ * holds thousands of sessions, and closures made per session cost each session their bytes.
+ */
+class OperationQueue implements SessionQueue {
+  readonly #waiting: Entry[] = [];
   /** Whether a task that did not pass is running. */
-  let running = false;
+  #running = false;
   /** Tasks that passed and have not settled. */
-  let passed = 0;
+  #passed = 0;
   /** Settles when the last task that passed has. */
-  let passing: Promise<unknown> = Promise.resolve();
+  #passing: Promise<unknown> = Promise.resolve();
   /** Summarizer calls running. */
-  let summarizing = 0;
+  #summarizing = 0;
 
-  const finish = () => {
-    running = false;
-    next();
-  };
-
-  /** Runs a task that did not pass; the next one starts when it settles. */
-  function launch<T>(task: () => Promise<T>): Promise<T> {
-    running = true;
-    const run = task();
-    run.then(finish, finish);
-    return run;
-  }
-
-  /** Starts what may start now: tasks that pass while a summarizer runs; the next task once nothing runs. */
-  function next(): void {
-    while (summarizing > 0 && running && waiting[0]?.passes) pass(waiting.shift()!);
-    if (running || passed > 0 || waiting.length === 0) return;
-    waiting.shift()!.start(true);
-  }
-
-  function pass(entry: Entry): void {
-    passed += 1;
-    const done = passing
-      .then(() => entry.start(false))
-      .finally(() => {
-        passed -= 1;
-        next();
+  run<T>(task: () => Promise<T>, passes = false): Promise<T> {
+    // Nothing before it: started at once, as a call that waits for nobody.
+    if (!this.#running && this.#passed === 0 && this.#waiting.length === 0) return this.#launch(task);
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({
+        passes,
+        start: (holds) => {
+          const run = holds ? this.#launch(task) : task();
+          run.then(resolve, reject);
+          return run.then(settled, settled);
+        },
       });
-    passing = done;
+      this.#next();
+    });
   }
 
-  async function during<T>(work: () => Promise<T>): Promise<T> {
-    summarizing += 1;
-    next();
+  watch(summarizer: Summarizer): Summarizer {
+    return summarizer.draft ? new WatchedDraftingSummarizer(this, summarizer) : new WatchedSummarizer(this, summarizer);
+  }
+
+  /** Runs `work` (a summarizer's call) marked as a summarizer running: what may pass it starts now. */
+  async during<T>(work: Promise<T>): Promise<T> {
+    this.#summarizing += 1;
+    this.#next();
     try {
-      return await work();
+      return await work;
     } finally {
-      summarizing -= 1;
+      this.#summarizing -= 1;
     }
   }
 
-  return {
-    run(task, passes = false) {
-      // Nothing before it: started at once, as a call that waits for nobody.
-      if (!running && passed === 0 && waiting.length === 0) return launch(task);
-      return new Promise((resolve, reject) => {
-        waiting.push({
-          passes,
-          start: (holds) => {
-            const run = holds ? launch(task) : task();
-            run.then(resolve, reject);
-            return run.then(settled, settled);
-          },
-        });
-        next();
-      });
-    },
-    watch(summarizer) {
-      const { draft } = summarizer;
-      return {
-        ...summarizer,
-        name: summarizer.name,
-        summarize: (request) => during(() => summarizer.summarize(request)),
-        ...(draft ? { draft: (request) => during(() => draft.call(summarizer, request)) } : {}),
-      };
-    },
+  /** Runs a task that did not pass; the next one starts when it settles. */
+  #launch<T>(task: () => Promise<T>): Promise<T> {
+    this.#running = true;
+    const run = task();
+    run.then(this.#finish, this.#finish);
+    return run;
+  }
+
+  readonly #finish = (): void => {
+    this.#running = false;
+    this.#next();
   };
+
+  /** Starts what may start now: tasks that pass while a summarizer runs; the next task once nothing runs. */
+  #next(): void {
+    const waiting = this.#waiting;
+    while (this.#summarizing > 0 && this.#running && waiting[0]?.passes) this.#pass(waiting.shift()!);
+    if (this.#running || this.#passed > 0 || waiting.length === 0) return;
+    waiting.shift()!.start(true);
+  }
+
+  #pass(entry: Entry): void {
+    this.#passed += 1;
+    this.#passing = this.#passing
+      .then(() => entry.start(false))
+      .finally(() => {
+        this.#passed -= 1;
+        this.#next();
+      });
+  }
+}
+
+/** A summarizer whose calls its session's queue knows of (see {@link SessionQueue.watch}). */
+class WatchedSummarizer implements Summarizer {
+  readonly name: string;
+  constructor(
+    protected readonly queue: OperationQueue,
+    protected readonly inner: Summarizer,
+  ) {
+    this.name = inner.name;
+  }
+  summarize(request: SummarizeRequest): Promise<string> {
+    return this.queue.during(this.inner.summarize(request));
+  }
+}
+
+/** {@link WatchedSummarizer} of a summarizer that drafts its summary as a state part. */
+class WatchedDraftingSummarizer extends WatchedSummarizer {
+  draft(request: SummarizeRequest): Promise<SummaryDraft> {
+    return this.queue.during((this.inner.draft as NonNullable<Summarizer['draft']>).call(this.inner, request));
+  }
 }
