@@ -1,27 +1,11 @@
 import { sameContent } from '@compaction/core/internal';
 import {
-  COUNT_SHIFT,
-  EXECUTED_SHIFT,
-  GENERIC,
   isRecord,
-  KIND_MASK,
-  MESSAGE_OPTIONS,
   NOT_A_PART,
   NOT_PARTS,
-  OTHER,
-  PART_BITS,
-  PART_OPTIONS,
-  PART_SHIFT,
-  REASONING,
-  ROLE_MASK,
-  ROLES,
   refsCount,
   type SentMessages,
   STRIDE,
-  STRING_CONTENT,
-  TEXT,
-  TOOL_CALL,
-  TOOL_RESULT,
   unpackValues,
 } from './sent-messages.js';
 
@@ -103,7 +87,7 @@ function countSameValues(incoming: readonly object[], from: number, older: numbe
     let next: number;
     try {
       next =
-        ((code >>> COUNT_SHIFT) & 7) === GENERIC
+        ((code >>> 3) & 7) === 7 // GENERIC
           ? identicalValues(message, refs, at)
           : identicalPacked(message, code, table[count * STRIDE + 1]!, names, refs, at);
     } catch {
@@ -131,54 +115,68 @@ function identicalPacked(
   refs: unknown[],
   at: number,
 ): number {
-  if (message.role !== ROLES[code & ROLE_MASK]) return -1;
+  // The code's fields as literals (see sent-messages.ts: role bits 0–1, message options bit 2,
+  // part count bits 3–5, then 6 bits a part: kind 0–2, options bit 3, providerExecuted 4–5):
+  // this loop runs over every old message of every call, and imported constants are loads.
+  const role = code & 3;
+  if (message.role !== (role === 1 ? 'user' : role === 2 ? 'assistant' : role === 3 ? 'tool' : 'system')) return -1;
   let next = at;
-  if (code & MESSAGE_OPTIONS) {
+  if (code & 4) {
     if (message.providerOptions !== refs[next]) return -1;
     next += 1;
   } else if (message.providerOptions !== undefined) return -1;
-  const count = (code >>> COUNT_SHIFT) & 7;
+  const count = (code >>> 3) & 7;
   const content = message.content as readonly unknown[];
-  if (count === STRING_CONTENT) return content === refs[next] ? next + 1 : -1;
-  if (typeof content === 'string' || content.length !== count) return -1;
+  if (count === 5) return content === refs[next] ? next + 1 : -1; // STRING_CONTENT
+  // (String content of a parts code: its characters have no `type`, so a part check fails.)
+  if (content.length !== count) return -1;
   for (let index = 0; index < count; index += 1) {
     const part = content[index] as Fields;
-    const bits = code >>> (PART_SHIFT + PART_BITS * index);
-    if (bits & PART_OPTIONS) {
+    const bits = code >>> (6 + 6 * index);
+    if (bits & 8) {
       if (part.providerOptions !== refs[next]) return -1;
       next += 1;
     } else if (part.providerOptions !== undefined) return -1;
-    const kind = bits & KIND_MASK;
-    if (kind === TEXT) {
-      if (part.type !== 'text' || part.text !== refs[next]) return -1;
-      next += 1;
-    } else if (kind === TOOL_RESULT) {
-      if (
-        part.type !== 'tool-result' ||
-        part.toolCallId !== refs[next] ||
-        part.output !== refs[next + 1] ||
-        part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1]
-      )
+    switch (bits & 7) {
+      case 0: // TEXT
+        if (part.type !== 'text' || part.text !== refs[next]) return -1;
+        next += 1;
+        break;
+      case 3: // TOOL_RESULT
+        if (
+          part.type !== 'tool-result' ||
+          part.toolCallId !== refs[next] ||
+          part.output !== refs[next + 1] ||
+          part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1]
+        )
+          return -1;
+        next += 2;
+        break;
+      case 2: {
+        // TOOL_CALL
+        const executed = (bits >>> 4) & 3;
+        if (
+          part.type !== 'tool-call' ||
+          part.toolCallId !== refs[next] ||
+          part.input !== refs[next + 1] ||
+          part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1] ||
+          part.providerExecuted !== (executed === 0 ? undefined : executed === 1)
+        )
+          return -1;
+        next += 2;
+        break;
+      }
+      case 1: // REASONING
+        if (part.type !== 'reasoning' || part.text !== refs[next]) return -1;
+        next += 1;
+        break;
+      case 4: // OTHER: files, custom parts, …: another object each call, matchPacked
+        if (part !== refs[next]) return -1;
+        next += 1;
+        break;
+      default:
         return -1;
-      next += 2;
-    } else if (kind === TOOL_CALL) {
-      const executed = (bits >>> EXECUTED_SHIFT) & 3;
-      if (
-        part.type !== 'tool-call' ||
-        part.toolCallId !== refs[next] ||
-        part.input !== refs[next + 1] ||
-        part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1] ||
-        part.providerExecuted !== (executed === 0 ? undefined : executed === 1)
-      )
-        return -1;
-      next += 2;
-    } else if (kind === REASONING) {
-      if (part.type !== 'reasoning' || part.text !== refs[next]) return -1;
-      next += 1;
-    } else if (kind === OTHER) {
-      if (part !== refs[next]) return -1; // files, custom parts, …: another object each call, matchPacked
-      next += 1;
-    } else return -1;
+    }
   }
   return next;
 }
