@@ -158,14 +158,18 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
   }
 
   async function readRecord(file: string): Promise<SessionRecord | undefined> {
-    let text: string;
+    let read: Awaited<ReturnType<typeof readWholeFile>>;
     try {
-      text = (await readWholeFile(file)).data.toString('utf8');
+      read = await readWholeFile(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
-    return decodeRecord(text, file, undefined, 'file');
+    try {
+      return decodeRecord(read.data.toString('utf8'), file, undefined, 'file');
+    } finally {
+      await read.closed;
+    }
   }
 
   /** The revision on disk for compare-and-set: 0 when there is no record or it is unreadable (set aside). */

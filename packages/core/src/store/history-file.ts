@@ -36,14 +36,19 @@ export async function readHistoryFile(
   warn: (warning: FileStoreWarning) => void,
   from = 0,
 ): Promise<{ messages: Message[]; length: number; version?: FileVersion }> {
-  let read: { data: Buffer; version: FileVersion };
+  let read: Awaited<ReturnType<typeof readWholeFile>>;
   try {
     read = await readWholeFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { messages: [], length: 0 };
     throw error;
   }
-  return { ...parseHistoryFile(read.data, file, warn, from), version: read.version };
+  try {
+    // Parsed while the file closes: the close is done by the time the parse is.
+    return { ...parseHistoryFile(read.data, file, warn, from), version: read.version };
+  } finally {
+    await read.closed;
+  }
 }
 
 /** The offset just past the last commit line (or the format line), scanning the whole file: after a crash only. */

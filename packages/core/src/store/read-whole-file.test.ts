@@ -17,9 +17,10 @@ describe('readWholeFile', () => {
     for (const [name, text] of Object.entries(cases)) {
       const file = join(dir, name);
       writeFileSync(file, text);
-      const { data, version } = await readWholeFile(file);
+      const { data, version, closed } = await readWholeFile(file);
       expect(data.toString('utf8')).toBe(text);
       expect(version).toEqual(versionOf(file));
+      await expect(closed).resolves.toBeUndefined();
     }
   });
 

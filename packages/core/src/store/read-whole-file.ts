@@ -8,13 +8,18 @@ export type FileVersion = { ino: bigint; size: bigint; mtime: bigint };
  * one `fstat` (the size to read, and the version, so the caller needs no second
  * `stat`), and one read call of that size (`readFile` reads in 512 KiB chunks,
  * each a round trip: 20 for a 10 MB history). The file is closed while the caller
- * goes on with the bytes (nothing waits for the close). The caller holds the
- * session's lock, so the file does not change underneath.
+ * goes on with the bytes: `closed` settles when it is (it never rejects), and a
+ * caller holding the session's lock awaits it before letting the lock go, so no
+ * handle outlives the lock (on Windows an open handle keeps a removed file's name
+ * taken). The caller holds the lock, so the file does not change underneath.
  *
  * @throws the `open` error (`ENOENT` for a missing file) or the read's.
  */
-export async function readWholeFile(file: string): Promise<{ data: Buffer; version: FileVersion }> {
+export async function readWholeFile(
+  file: string,
+): Promise<{ data: Buffer; version: FileVersion; closed: Promise<void> }> {
   const handle = await open(file, 'r');
+  let read: { data: Buffer; version: FileVersion };
   try {
     const stats = await handle.stat({ bigint: true });
     const size = Number(stats.size);
@@ -27,9 +32,11 @@ export async function readWholeFile(file: string): Promise<{ data: Buffer; versi
       filled += bytesRead;
     }
     const version = { ino: stats.ino, size: stats.size, mtime: stats.mtimeNs };
-    return { data: filled === size ? data : data.subarray(0, filled), version };
-  } finally {
-    // Not awaited: a close that fails has nothing left to lose (the bytes are read).
-    handle.close().catch(() => undefined);
+    read = { data: filled === size ? data : data.subarray(0, filled), version };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
   }
+  // A close that fails has nothing left to lose (the bytes are read).
+  return { ...read, closed: handle.close().catch(() => undefined) };
 }
