@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { promptArbitrary } from './__fixtures__/prompt-arbitraries.js';
 import { deepCopy, resent } from './__fixtures__/prompt-copies.js';
 import type { PromptMessage } from './ai-sdk-types.js';
-import { countResentMessages, keepSent, rememberSent, sentMessages } from './count-resent-messages.js';
-import { sentMessageAt } from './sent-messages.js';
+import { countResentMessages, keepSent, lastUserIndex, rememberSent, sentMessages } from './count-resent-messages.js';
+import { keepOriginalsFrom, sentMessageAt } from './sent-messages.js';
 
 const count = (incoming: readonly object[], known: readonly object[]) =>
   countResentMessages(incoming, 0, incoming.length, sentMessages(known));
@@ -226,6 +226,27 @@ describe('countResentMessages', () => {
         expect(countResentMessages(incoming, 0, incoming.length, sent)).toBe(
           firstDifferent < 0 ? incoming.length : firstDifferent,
         );
+      }),
+      { numRuns: 500 },
+    );
+  }, 120_000);
+
+  it('property: with the originals before the last user message let go (a released conversion), counts as with them', () => {
+    const scenario = fc
+      .tuple(promptArbitrary, promptArbitrary, fc.nat(), fc.boolean(), fc.nat())
+      .map(([known, other, at, copy, cut]) => {
+        let incoming = copy ? deepCopy(known) : resent(known);
+        if (known.length > 0 && other.length > 0) incoming[at % known.length] = other[at % other.length]!;
+        // Sometimes cut back, so that the last user message moves before where the originals start.
+        if (cut % 3 === 0) incoming = incoming.slice(0, cut % (incoming.length + 1));
+        return { known, incoming };
+      });
+    fc.assert(
+      fc.property(scenario, ({ known, incoming }) => {
+        const released = sentMessages(known);
+        keepOriginalsFrom(released, lastUserIndex(known, 0, known.length));
+        const expected = countResentMessages(incoming, 0, incoming.length, sentMessages(known));
+        expect(countResentMessages(incoming, 0, incoming.length, released)).toBe(expected);
       }),
       { numRuns: 500 },
     );

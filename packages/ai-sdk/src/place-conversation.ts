@@ -23,7 +23,7 @@ export function placeConversation(
 ): void {
   const { entry } = conversation;
   if (asIs) converter.release(entry);
-  if (entry.counted === asIs) return;
   entry.counted = asIs;
+  // Put again even in the same budget: what it holds changed (let go, or made again by a read).
   sessions.place(conversation.sessionId, conversation.model, entry);
 }
