@@ -10,10 +10,12 @@ import { scriptedModel } from './__fixtures__/scripted-model.js';
 import { CompactionProcessor } from './compaction-processor.js';
 import { toCoreMessages } from './to-core-messages.js';
 
-/** What goes wrong during a run: nothing, the store's n-th record write, the agent's model, the summarizer, or the caller aborts. */
+/** What goes wrong during a run: nothing, the store's n-th record write or a record read, the agent's model, the summarizer, or the caller aborts. */
 const fault = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ kind: 'none' as const }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('store' as const), write: fc.nat({ max: 2 }) }) },
+  // A record read fails: only a session made now reads it (the thread's first run here).
+  { weight: 1, arbitrary: fc.constant({ kind: 'store-load' as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('model' as const), call: fc.nat({ max: 1 }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'summarizer' as const }) },
   {
@@ -117,6 +119,7 @@ describe('CompactionProcessor with faults at any step of a thread’s runs (prop
             controller = new AbortController();
             modelCalls = 0;
             if (each.fault.kind === 'store') faults.failWriteAt(each.fault.write);
+            if (each.fault.kind === 'store-load') faults.failNextLoad();
             const input = each.task === 'read' ? `Read f${index}.ts` : `Note ${index}`;
             const failed = await agent
               .generate(input, {
@@ -128,7 +131,7 @@ describe('CompactionProcessor with faults at any step of a thread’s runs (prop
                 (result) => result.error !== undefined,
                 () => true,
               );
-            faults.failWriteAt(-1);
+            faults.disarm();
             armed = { kind: 'none' };
             if (failed) failedRuns += 1;
             // A run with no fault succeeds, whatever earlier runs left behind.

@@ -10,19 +10,31 @@ export type FaultyStore = {
   failWrites(count: number): void;
   /** The `index`-th record write from now (0 = the next) throws, once. */
   failWriteAt(index: number): void;
-  /** How many writes failed so far. */
+  /** The next record read (`loadRecord`) throws, once (an unreadable disk, a database that is down). */
+  failNextLoad(): void;
+  /** No fault armed any more. */
+  disarm(): void;
+  /** How many reads and writes failed so far. */
   readonly failed: number;
 };
 
-/** A store that fails the record writes a test arms, as a database that is down would: nothing is written. */
+/** A store that fails the record reads and writes a test arms, as a database that is down would: nothing is written. */
 export function faultyStore(inner: SessionStore): FaultyStore {
   let failing = 0;
   let failAt = -1;
   let failed = 0;
+  let failLoad = false;
   const store: SessionStore = {
     loadHistory: (...args) => inner.loadHistory(...args),
     appendHistory: (...args) => inner.appendHistory(...args),
-    loadRecord: (...args) => inner.loadRecord(...args),
+    async loadRecord(...args) {
+      if (failLoad) {
+        failLoad = false;
+        failed += 1;
+        throw new Error('store unreadable (injected fault)');
+      }
+      return inner.loadRecord(...args);
+    },
     clear: (...args) => inner.clear(...args),
     async saveRecord(...args) {
       const fail = failing > 0 || failAt === 0;
@@ -43,6 +55,14 @@ export function faultyStore(inner: SessionStore): FaultyStore {
     },
     failWriteAt(index) {
       failAt = index;
+    },
+    failNextLoad() {
+      failLoad = true;
+    },
+    disarm() {
+      failing = 0;
+      failAt = -1;
+      failLoad = false;
     },
     get failed() {
       return failed;
