@@ -14,7 +14,7 @@ import { toCoreMessages } from './to-core-messages.js';
 const fault = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ kind: 'none' as const }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('store' as const), write: fc.nat({ max: 2 }) }) },
-  // A record read fails: only a session made now reads it (the thread's first run here).
+  // A record read fails: only a session made now reads it (the thread's first run, or after a restart).
   { weight: 1, arbitrary: fc.constant({ kind: 'store-load' as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('model' as const), call: fc.nat({ max: 1 }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'summarizer' as const }) },
@@ -34,6 +34,8 @@ const run = fc.record({
   fault,
   /** Whether to read the session after the run when it succeeded (reading loads a history held counted). */
   inspect: fc.boolean(),
+  /** Whether the server restarts before the run: a new processor over the same store (its session reads the record). */
+  restart: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
 });
 
 /** A window two or three file reads cross. */
@@ -98,26 +100,39 @@ describe('CompactionProcessor with faults at any step of a thread’s runs (prop
           };
           const about = new ListRecorder('about-to-take');
           const taken = new ListRecorder('taken');
-          const processor = new CompactionProcessor({
-            counter: heuristicCounter(),
-            summarizer,
-            store: faults.store,
-            settings,
-          });
-          const agent = coderAgent({
-            model: scripted.model,
-            memory: new Memory({ storage, options: { lastMessages: 1000 } }),
-            inputProcessors: [about, processor, taken],
-          });
+          /** A server (re)started over the same store and Mastra storage: its processor and agent. */
+          const start = () => {
+            const made = new CompactionProcessor({
+              counter: heuristicCounter(),
+              summarizer,
+              store: faults.store,
+              settings,
+            });
+            const madeAgent = coderAgent({
+              model: scripted.model,
+              memory: new Memory({ storage, options: { lastMessages: 1000 } }),
+              inputProcessors: [about, made, taken],
+            });
+            return { processor: made, agent: madeAgent, takenBefore: taken.lists.length };
+          };
+          let server = start();
           const thread = { thread: 't-prop', resource: 'u1' };
           const all = [
             ...runs,
-            { task: 'note' as const, lastMessages: 1000, fault: { kind: 'none' as const }, inspect: true },
+            {
+              task: 'note' as const,
+              lastMessages: 1000,
+              fault: { kind: 'none' as const },
+              inspect: true,
+              restart: false,
+            },
           ];
           for (const [index, each] of all.entries()) {
             armed = each.fault;
             controller = new AbortController();
             modelCalls = 0;
+            if (each.restart) server = start();
+            const { processor, agent } = server;
             if (each.fault.kind === 'store') faults.failWriteAt(each.fault.write);
             if (each.fault.kind === 'store-load') faults.failNextLoad();
             const input = each.task === 'read' ? `Read f${index}.ts` : `Note ${index}`;
@@ -138,7 +153,7 @@ describe('CompactionProcessor with faults at any step of a thread’s runs (prop
             if (each.fault.kind === 'none') expect(failed).toBe(false);
             const session = processor.session('t-prop');
             // After a failed run always: the session must hold what it held, whatever reads it first.
-            if (!session || taken.lists.length === 0 || !(failed || each.inspect)) continue;
+            if (!session || taken.lists.length === server.takenBefore || !(failed || each.inspect)) continue;
 
             const before = await faults.inner.loadRecord('t-prop');
             const history = ids(await session.history());
@@ -157,7 +172,7 @@ describe('CompactionProcessor with faults at any step of a thread’s runs (prop
 
           // Nothing lost: the last run recalled the whole thread, and the session holds every stored message
           // but the answer Mastra saved after the run's last model call.
-          const session = processor.session('t-prop')!;
+          const session = server.processor.session('t-prop')!;
           const held = new Set(ids(await session.history()));
           const memoryStoreOfThread = (await storage.getStore('memory'))!;
           const stored = (await memoryStoreOfThread.listMessages({ threadId: 't-prop', perPage: false })).messages;
