@@ -71,9 +71,11 @@ function sameAsSent(message: unknown, sent: SentMessages, index: number, at: num
 /**
  * How many of `incoming[from..from + older)` have, in order, the values `sent` keeps.
  * It runs over every old message on every call, so the loop is lean: identity checks
- * inline against the shape code and the references, no call a message, nothing made.
- * Only a message where one of them fails goes to {@link matchPacked}, which also accepts
- * a value equal in content but another object (and keeps it instead).
+ * inline against the shape code and the references (in the loop itself: a call a message
+ * measured as much as the checks), nothing made. Only a message where one of them fails
+ * goes to {@link matchPacked}, which also accepts a value equal in content but another
+ * object (and keeps it instead); a malformed message (null, or a null part) throws inside
+ * the `try` and goes there too.
  */
 function countSameValues(incoming: readonly object[], from: number, older: number, sent: SentMessages): number {
   const table = sent.table;
@@ -81,104 +83,94 @@ function countSameValues(incoming: readonly object[], from: number, older: numbe
   const names = sent.names;
   let at = 0;
   let count = 0;
-  for (; count < older; count += 1) {
-    const message = incoming[from + count] as Fields;
-    const code = table[count * STRIDE]!;
-    let next: number;
+  scan: while (count < older) {
     try {
-      next =
-        ((code >>> 3) & 7) === 7 // GENERIC
-          ? identicalValues(message, refs, at)
-          : identicalPacked(message, code, table[count * STRIDE + 1]!, names, refs, at);
+      for (; count < older; count += 1) {
+        const message = incoming[from + count] as Fields;
+        const code = table[count * STRIDE]!;
+        let next = -1;
+        // The code's fields as literals (sent-messages.ts: role bits 0–1, message options bit 2,
+        // part count bits 3–5, then 6 bits a part: kind 0–2, options bit 3, providerExecuted 4–5).
+        identical: {
+          const parts = (code >>> 3) & 7;
+          if (parts === 7) {
+            next = identicalValues(message, refs, at); // GENERIC
+            break identical;
+          }
+          const role = code & 3;
+          if (message.role !== (role === 1 ? 'user' : role === 2 ? 'assistant' : role === 3 ? 'tool' : 'system'))
+            break identical;
+          let ref = at;
+          if (code & 4) {
+            if (message.providerOptions !== refs[ref]) break identical;
+            ref += 1;
+          } else if (message.providerOptions !== undefined) break identical;
+          const content = message.content as readonly unknown[];
+          if (parts === 5) {
+            // STRING_CONTENT
+            if (content === refs[ref]) next = ref + 1;
+            break identical;
+          }
+          // (String content under a parts code: its characters have no `type`, so a part check fails.)
+          if (content.length !== parts) break identical;
+          const toolNames = table[count * STRIDE + 1]!;
+          for (let index = 0; index < parts; index += 1) {
+            const part = content[index] as Fields;
+            const bits = code >>> (6 + 6 * index);
+            if (bits & 8) {
+              if (part.providerOptions !== refs[ref]) break identical;
+              ref += 1;
+            } else if (part.providerOptions !== undefined) break identical;
+            const kind = bits & 7;
+            if (kind === 0) {
+              if (part.type !== 'text' || part.text !== refs[ref]) break identical;
+              ref += 1;
+            } else if (kind === 3) {
+              if (
+                part.type !== 'tool-result' ||
+                part.toolCallId !== refs[ref] ||
+                part.output !== refs[ref + 1] ||
+                part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1]
+              )
+                break identical;
+              ref += 2;
+            } else if (kind === 2) {
+              const executed = (bits >>> 4) & 3;
+              if (
+                part.type !== 'tool-call' ||
+                part.toolCallId !== refs[ref] ||
+                part.input !== refs[ref + 1] ||
+                part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1] ||
+                part.providerExecuted !== (executed === 0 ? undefined : executed === 1)
+              )
+                break identical;
+              ref += 2;
+            } else if (kind === 1) {
+              if (part.type !== 'reasoning' || part.text !== refs[ref]) break identical;
+              ref += 1;
+            } else {
+              // OTHER (files, custom parts, …: another object each call, matchPacked)
+              if (part !== refs[ref]) break identical;
+              ref += 1;
+            }
+          }
+          next = ref;
+        }
+        if (next < 0) next = matchPacked(message, sent, count, at);
+        if (next < 0) break scan;
+        at = next;
+      }
     } catch {
-      next = -1; // a malformed message (null, or a null part): matchPacked tells
+      // A malformed message (null, or a null part) threw: it matches only what was kept as it.
+      const message = incoming[from + count];
+      const next = isRecord(message) ? matchPacked(message, sent, count, at) : -1;
+      if (next < 0) break;
+      at = next;
+      count += 1;
     }
-    if (next < 0 && typeof message === 'object' && message !== null) next = matchPacked(message, sent, count, at);
-    if (next < 0) break;
-    at = next;
   }
   scannedTo = at;
   return count;
-}
-
-/**
- * Whether `message` has the shape `code`, the tool names `toolNames` (a byte a part, into
- * `names`) and the very references `refs[at..]` (identity only): the index after them, or
- * -1. Reads without checking types (a null message or part throws and the caller treats it
- * as a mismatch).
- */
-function identicalPacked(
-  message: Fields,
-  code: number,
-  toolNames: number,
-  names: unknown[],
-  refs: unknown[],
-  at: number,
-): number {
-  // The code's fields as literals (see sent-messages.ts: role bits 0–1, message options bit 2,
-  // part count bits 3–5, then 6 bits a part: kind 0–2, options bit 3, providerExecuted 4–5):
-  // this loop runs over every old message of every call, and imported constants are loads.
-  const role = code & 3;
-  if (message.role !== (role === 1 ? 'user' : role === 2 ? 'assistant' : role === 3 ? 'tool' : 'system')) return -1;
-  let next = at;
-  if (code & 4) {
-    if (message.providerOptions !== refs[next]) return -1;
-    next += 1;
-  } else if (message.providerOptions !== undefined) return -1;
-  const count = (code >>> 3) & 7;
-  const content = message.content as readonly unknown[];
-  if (count === 5) return content === refs[next] ? next + 1 : -1; // STRING_CONTENT
-  // (String content of a parts code: its characters have no `type`, so a part check fails.)
-  if (content.length !== count) return -1;
-  for (let index = 0; index < count; index += 1) {
-    const part = content[index] as Fields;
-    const bits = code >>> (6 + 6 * index);
-    if (bits & 8) {
-      if (part.providerOptions !== refs[next]) return -1;
-      next += 1;
-    } else if (part.providerOptions !== undefined) return -1;
-    switch (bits & 7) {
-      case 0: // TEXT
-        if (part.type !== 'text' || part.text !== refs[next]) return -1;
-        next += 1;
-        break;
-      case 3: // TOOL_RESULT
-        if (
-          part.type !== 'tool-result' ||
-          part.toolCallId !== refs[next] ||
-          part.output !== refs[next + 1] ||
-          part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1]
-        )
-          return -1;
-        next += 2;
-        break;
-      case 2: {
-        // TOOL_CALL
-        const executed = (bits >>> 4) & 3;
-        if (
-          part.type !== 'tool-call' ||
-          part.toolCallId !== refs[next] ||
-          part.input !== refs[next + 1] ||
-          part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1] ||
-          part.providerExecuted !== (executed === 0 ? undefined : executed === 1)
-        )
-          return -1;
-        next += 2;
-        break;
-      }
-      case 1: // REASONING
-        if (part.type !== 'reasoning' || part.text !== refs[next]) return -1;
-        next += 1;
-        break;
-      case 4: // OTHER: files, custom parts, …: another object each call, matchPacked
-        if (part !== refs[next]) return -1;
-        next += 1;
-        break;
-      default:
-        return -1;
-    }
-  }
-  return next;
 }
 
 /**
