@@ -15,6 +15,13 @@ export type Conversion<From, To> = {
    */
   released?: number;
   /**
+   * The ids of the first `ids.length` messages of `source` (`message.id`, undefined for a
+   * message without its own), kept by `releaseConversion` so that a restored thread is
+   * matched by id without reading the objects it replaces.
+   * @default undefined
+   */
+  ids?: (string | undefined)[];
+  /**
    * Whether the last extension took over other objects of the same value
    * ({@link AdoptPrefix}): what was made from the objects it replaced is to be made again.
    */

@@ -12,7 +12,11 @@ import { toCoreMessages } from './to-core-messages.js';
  * asks for it ({@link loadConversion}), as Mastra's conversion cache does (`release()`).
  */
 export function releaseConversion(conversion: Conversion<BaseMessage, Message>): void {
-  conversion.released = conversion.source.length;
+  const { source } = conversion;
+  // The ids of the messages added since the last release (the first ones were kept then, or proven the same since).
+  const ids = (conversion.ids ??= []);
+  for (let index = ids.length; index < source.length; index += 1) ids.push(source[index]!.id);
+  conversion.released = source.length;
   conversion.result = [];
 }
 

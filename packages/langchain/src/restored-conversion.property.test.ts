@@ -1,5 +1,6 @@
 import {
   type CompactionSession,
+  conversationTokenCache,
   createCompactionSession,
   type Message,
   memoryStore,
@@ -313,6 +314,7 @@ function session(store: SessionStore, spans: Message[][]): CompactionSession {
     store,
     sessionId: 'thread',
     persistHistory: false,
+    tokenCache: conversationTokenCache(), // as the adapters count: by id and content
     summarizer: recordingSummarizer(spans),
     settings: { contextWindow: 400_000, keepRecentTokens: 20, reserveTokens: 1_000 },
   });
