@@ -112,10 +112,12 @@ class OperationQueue implements SessionQueue {
 /** A summarizer whose calls its session's queue knows of (see {@link SessionQueue.watch}). */
 class WatchedSummarizer implements Summarizer {
   readonly name: string;
-  constructor(
-    protected readonly queue: OperationQueue,
-    protected readonly inner: Summarizer,
-  ) {
+  // Plain fields, not parameter properties: worker processes run this source with Node's type stripping.
+  protected readonly queue: OperationQueue;
+  protected readonly inner: Summarizer;
+  constructor(queue: OperationQueue, inner: Summarizer) {
+    this.queue = queue;
+    this.inner = inner;
     this.name = inner.name;
   }
   summarize(request: SummarizeRequest): Promise<string> {
