@@ -52,6 +52,12 @@ export type CountedCall = {
 
 /** One model call's cycle: the context before it, the usage after it (see {@link createCallCycle}). */
 export type CallCycle = {
+  /**
+   * Starts one `prepare()`: a usage report the store refused is saved again at most once in
+   * it, whether the call is decided counted (`prepareCounted`), the full way (`prepare`), or
+   * counted first and then the full way.
+   */
+  beginCall(): void;
   /** Compacts when the policy says so and returns the context for the model. */
   prepare(signal: AbortSignal | undefined): Promise<PreparedContext>;
   /**
@@ -103,6 +109,15 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
   let pendingUsage: Pick<SessionRecord, 'usage' | 'calibration'> | undefined;
   /** A manual compaction asked for since the last `prepare`. */
   let requested: CompactionRequest | undefined;
+  /** Whether this call saved (or tried to save) the refused usage report again already. */
+  let pendingTried = false;
+
+  /** Saves the usage report the store refused, once a call (see `beginCall`). */
+  async function savePending(): Promise<void> {
+    if (!pendingUsage || pendingTried) return;
+    pendingTried = true;
+    await saveUsage({ ...conversation.record, ...pendingUsage });
+  }
 
   async function saveUsage(record: SessionRecord): Promise<void> {
     try {
@@ -166,8 +181,11 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
   }
 
   return {
+    beginCall() {
+      pendingTried = false;
+    },
     async prepare(signal) {
-      if (pendingUsage) await saveUsage({ ...conversation.record, ...pendingUsage });
+      await savePending();
       let compaction: CompactionResult | undefined;
       if (requested) {
         const { instructions } = requested;
@@ -211,7 +229,7 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
     },
     countable,
     async prepareCounted(call) {
-      if (pendingUsage) await saveUsage({ ...conversation.record, ...pendingUsage });
+      await savePending();
       if (!countable(call.length, call.upperBound())) return undefined;
       const historyLength = call.length;
       // The same record of the call as the fast path above; the context is the history itself.

@@ -145,6 +145,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       }
       if (source !== undefined) checkHistorySource(source);
       return queue.run(async () => {
+        cycle.beginCall();
         await load();
         if (source) {
           const counted = await sources.prepare(source);

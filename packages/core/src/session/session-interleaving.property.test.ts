@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { faultyStore } from '../../test/faulty-store.js';
 import type { Message } from '../messages/types.js';
 import { memoryStore } from '../store/memory-store.js';
 import type { SessionRecord, SessionStore } from '../store/session-store.js';
@@ -59,8 +60,7 @@ function comparable(record: SessionRecord | undefined): unknown {
 }
 
 /** A memory store whose every operation first waits as `delays` says, in turn: not, a microtask, a timer of 0 or 1 ms. */
-function delayingStore(delays: readonly number[]): SessionStore {
-  const inner = memoryStore();
+function delayingStore(inner: SessionStore, delays: readonly number[]): SessionStore {
   let turn = 0;
   const wait = async () => {
     const delay = delays.length > 0 ? delays[turn++ % delays.length]! : 0;
@@ -227,9 +227,10 @@ const outcome = (run: Promise<unknown>): Promise<Outcome> =>
   );
 
 /** The operations one after another, each awaited, through `prepare({ messages })`: the order the session serializes them in. */
-async function sequential(steps: readonly Step[], window: number) {
+async function sequential(steps: readonly Step[], window: number, failing: ReadonlySet<number> = new Set()) {
   const store = memoryStore();
-  const session = makeSession(store, window, structuredSummarizer());
+  const faulty = faultyStore(store, (_operation, index) => failing.has(index));
+  const session = makeSession(faulty, window, structuredSummarizer());
   const lastCall = { list: [] as readonly Message[], asIs: 0 };
   const outcomes: Outcome[] = [];
   for (const step of steps)
@@ -244,8 +245,15 @@ async function sequential(steps: readonly Step[], window: number) {
  * append, clear or read overlapped a running summarizer (the one documented exception to
  * call order: it may run during that compaction).
  */
-async function interleaved(steps: readonly Step[], gaps: readonly Gap[], delays: readonly number[], window: number) {
-  const store = delayingStore(delays);
+async function interleaved(
+  steps: readonly Step[],
+  gaps: readonly Gap[],
+  delays: readonly number[],
+  window: number,
+  failing: ReadonlySet<number> = new Set(),
+) {
+  const store = memoryStore();
+  const faulty = faultyStore(delayingStore(store, delays), (_operation, index) => failing.has(index));
   let summarizing = 0;
   let passers = 0;
   let passed = false;
@@ -258,7 +266,7 @@ async function interleaved(steps: readonly Step[], gaps: readonly Gap[], delays:
       summarizing -= 1;
     },
   });
-  const session = makeSession(store, window, summarizer);
+  const session = makeSession(faulty, window, summarizer);
   const lastCall = { list: [] as readonly Message[], asIs: 0 };
   let previous: HistorySource | undefined;
   let previousList: readonly Message[] = [];
@@ -306,43 +314,62 @@ function expectTyped(outcomes: readonly Outcome[]): void {
   for (const { error } of outcomes) if (error !== undefined) expect(error).not.toMatch(/^(TypeError|RangeError)$/);
 }
 
+/** Runs generated operations both ways, with the store failing at the same calls in both, and compares them. */
+async function compareRuns(failures: boolean, numRuns: number): Promise<void> {
+  let exact = 0;
+  let runs = 0;
+  let asIs = 0;
+  let failed = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(opArbitrary, { minLength: 4, maxLength: 60 }),
+      fc.array(fc.constantFrom<Gap>(0, 0, 0, 1, 2, 3), { minLength: 1, maxLength: 40 }),
+      fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 30 }),
+      fc.constantFrom(4_000, 8_000, 20_000, 200_000),
+      failures ? fc.uniqueArray(fc.nat({ max: 30 }), { minLength: 1, maxLength: 6 }) : fc.constant([]),
+      async (ops, gaps, delays, window, failingCalls) => {
+        const steps = plan(ops);
+        const failing = new Set(failingCalls);
+        const expected = await sequential(steps, window, failing);
+        const actual = await interleaved(steps, gaps, delays, window, failing);
+        runs += 1;
+        asIs += actual.asIs;
+        if (actual.outcomes.some((outcome) => outcome.error !== undefined)) failed += 1;
+        expectTyped(expected.outcomes);
+        expectTyped(actual.outcomes);
+        // Memory and store agree, whatever overlapped or failed.
+        const stored = await actual.store.loadRecord('conversation');
+        expect(await actual.session.state()).toEqual(stored?.state);
+        if (actual.passed) {
+          // An append, clear or read overlapped a summarizer: still no message lost. (With failures,
+          // the store calls came in another order, so another call failed: nothing more to compare.)
+          if (failing.size === 0) {
+            expect(ids(await actual.session.history())).toEqual(ids(await expected.session.history()));
+          }
+          return;
+        }
+        exact += 1;
+        expect(actual.outcomes).toEqual(expected.outcomes);
+        expect(ids(await actual.session.history())).toEqual(ids(await expected.session.history()));
+        expect(ids(await actual.session.context())).toEqual(ids(await expected.session.context()));
+        expect(comparable(stored)).toEqual(comparable(await expected.store.loadRecord('conversation')));
+      },
+    ),
+    { numRuns },
+  );
+  // Most runs are compared operation by operation (an append overlapping a summarizer is rare).
+  expect(exact).toBeGreaterThan(runs / 2);
+  // The counted path is taken often (a call after a usage report, far below the trigger).
+  expect(asIs).toBeGreaterThan(runs / 2);
+  if (failures) expect(failed).toBeGreaterThan(runs / 10);
+}
+
 describe('overlapping operations (property)', () => {
   it('give the history, context and record the same operations give run one after another', async () => {
-    let exact = 0;
-    let runs = 0;
-    let asIs = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(opArbitrary, { minLength: 4, maxLength: 60 }),
-        fc.array(fc.constantFrom<Gap>(0, 0, 0, 1, 2, 3), { minLength: 1, maxLength: 40 }),
-        fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 30 }),
-        fc.constantFrom(4_000, 8_000, 20_000, 200_000),
-        async (ops, gaps, delays, window) => {
-          const steps = plan(ops);
-          const expected = await sequential(steps, window);
-          const actual = await interleaved(steps, gaps, delays, window);
-          runs += 1;
-          asIs += actual.asIs;
-          expectTyped(expected.outcomes);
-          expectTyped(actual.outcomes);
-          // No message lost, whatever overlapped: appends and syncs are never reordered.
-          const history = ids(await expected.session.history());
-          expect(ids(await actual.session.history())).toEqual(history);
-          // Memory and store agree.
-          const stored = await actual.store.loadRecord('conversation');
-          expect(await actual.session.state()).toEqual(stored?.state);
-          if (actual.passed) return;
-          exact += 1;
-          expect(actual.outcomes).toEqual(expected.outcomes);
-          expect(ids(await actual.session.context())).toEqual(ids(await expected.session.context()));
-          expect(comparable(stored)).toEqual(comparable(await expected.store.loadRecord('conversation')));
-        },
-      ),
-      { numRuns: 250 },
-    );
-    // Most runs are compared operation by operation (an append overlapping a summarizer is rare).
-    expect(exact).toBeGreaterThan(runs / 2);
-    // The counted path is taken often (a call after a usage report, far below the trigger).
-    expect(asIs).toBeGreaterThan(runs / 2);
+    await compareRuns(false, 250);
+  }, 60_000);
+
+  it('do so with the store failing at the same calls both ways', async () => {
+    await compareRuns(true, 150);
   }, 60_000);
 });

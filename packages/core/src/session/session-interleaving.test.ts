@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { faultyStore } from '../../test/faulty-store.js';
 import type { Message } from '../messages/types.js';
 import { memoryStore } from '../store/memory-store.js';
 import type { SessionRecord, SessionStore } from '../store/session-store.js';
@@ -206,3 +207,43 @@ describe.each<Start>(['loaded', 'counted'])(
     });
   },
 );
+
+describe('prepare({ history }) when the store refused a usage report', () => {
+  it('saves it again once in a call that starts counted and goes the full way, as prepare({ messages }) does', async () => {
+    const big = (index: number): Message => ({
+      id: `m${index}`,
+      role: 'user',
+      parts: [{ type: 'text', text: `message ${index}: ${'word '.repeat(600)}` }],
+    });
+    const run = async (path: 'messages' | 'history') => {
+      const inner = memoryStore();
+      // The third and fourth usage saves fail: the report of the third call, then its first retry.
+      let saves = 0;
+      const store = faultyStore(inner, (operation) => operation === 'saveRecord' && [2, 3].includes(saves++));
+      const conversation = createCompactionSession({
+        sessionId: 's',
+        store,
+        persistHistory: false,
+        tokenCache: createTokenCache(heuristicCounter(), { keyByContent: true }),
+        settings: { contextWindow: 8_000, keepRecentTokens: 2_000 },
+      });
+      let last: HistorySource | undefined;
+      const call = (list: Message[]) => {
+        last = source(list, last);
+        return conversation.prepare(path === 'messages' ? { messages: list } : { history: last });
+      };
+      await call(messages(2));
+      await conversation.recordUsage({ inputTokens: 500 });
+      await call(messages(3));
+      await conversation.recordUsage({ inputTokens: 600 });
+      await call(messages(4));
+      await conversation.recordUsage({ inputTokens: 700 }); // refused: saved again at the next call
+      // A large message: the next call is not far below the trigger, so a counted call goes the full way.
+      const prepared = await call([...messages(4), big(4)]);
+      return { tokens: prepared.tokens, saves: store.calls.filter((operation) => operation === 'saveRecord').length };
+    };
+    const full = await run('messages');
+    const viaSource = await run('history');
+    expect(viaSource).toEqual(full);
+  });
+});
