@@ -3,6 +3,7 @@ import { nextContentId } from '@compaction/core/internal';
 import type { MastraDBMessage } from '@mastra/core/agent/message-list';
 import { messageToCore } from './message-to-core.js';
 import { hasToolOutput } from './part-to-core.js';
+import { sameRecalledMessage } from './same-recalled-message.js';
 
 /** See {@link coreMessageCache}. */
 export type CoreMessageCache = {
@@ -100,6 +101,10 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
     const recent = Math.min(common, lastUser);
     let same = 0;
     while (same < recent && sources[same] === messages[same]) same += 1;
+    // Messages whose core messages were let go (the session held them counted) may come back as
+    // recalled copies: matched by id and shape, not converted (see `sameRecalledMessage`).
+    if (ids === 'message' && same < generation.baseSources)
+      same = adoptRecalled(sources, messages, same, Math.min(recent, generation.baseSources));
     for (const at of pendingAt) {
       if (at >= same) break;
       if (!sameShape(shapes.get(at), messages[at]!)) {
@@ -258,6 +263,29 @@ function materialize(generation: Generation): void {
 
 /** A source {@link coreMessageCache} hands out; its `since` is dropped once a newer one is made. */
 type View = HistorySource & { since?: HistorySource['since'] };
+
+/**
+ * From `from`, while each message of `messages` is the one in `sources` or a recalled copy of it
+ * ({@link sameRecalledMessage}), up to `end`: the copy takes the original's place in `sources`
+ * (what is converted again, when asked for, and what the next call compares by identity).
+ * Returns where the match stopped. One pass that reads no text.
+ */
+function adoptRecalled(
+  sources: MastraDBMessage[],
+  messages: readonly MastraDBMessage[],
+  from: number,
+  end: number,
+): number {
+  let at = from;
+  for (; at < end; at += 1) {
+    const now = messages[at]!;
+    const before = sources[at]!;
+    if (before === now) continue;
+    if (!sameRecalledMessage(before, now)) break;
+    sources[at] = now;
+  }
+  return at;
+}
 
 /** How many values of a message's own shape come before its parts'. */
 const HEAD = 11;
