@@ -4,7 +4,7 @@ import type { MastraDBMessage } from '@mastra/core/agent/message-list';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversation } from './__fixtures__/mastra-arbitraries.js';
-import { apply, change } from './__fixtures__/mastra-changes.js';
+import { apply, change, editRecalled } from './__fixtures__/mastra-changes.js';
 import { coreMessageCache } from './core-message-cache.js';
 import { hasToolOutput } from './part-to-core.js';
 import { toCoreMessages } from './to-core-messages.js';
@@ -72,6 +72,8 @@ describe('coreMessageCache', () => {
           expect(source.messages(0)).toStrictEqual(expected);
           for (const [next, release] of changes) {
             if (release) cache.release();
+            /** What a release let go of (core messages no longer held): a recalled copy of it is vouched for. */
+            const letGo = release && ids === 'message' ? toCoreMessages(list.slice(0, mutableFrom(list))).length : 0;
             apply(list, pool, next);
             const previous = source;
             const before = expected;
@@ -84,8 +86,20 @@ describe('coreMessageCache', () => {
             }
             expect(source.since?.source).toBe(previous);
             const unchanged = source.since?.unchanged ?? 0;
-            // What it says it kept is what the previous source had, converted the same.
-            expect(expected.slice(0, unchanged)).toStrictEqual(before.slice(0, unchanged));
+            if (next.kind === 'recall' && next.edit?.how === 'same-size') {
+              // A recalled message edited under its id to the same size may be vouched for by its ids
+              // and shape (`sameRecalledMessage`): the ids kept are the previous source's, and what
+              // core reads is a fresh conversion of the recalled objects (below).
+              expect(idsOf(expected.slice(0, unchanged))).toEqual(idsOf(before.slice(0, unchanged)));
+            } else if (next.kind === 'recall') {
+              // The same, converted from copies (toEqual: a copy's null-prototype metadata comes back as a plain object).
+              expect(expected.slice(0, unchanged)).toEqual(before.slice(0, unchanged));
+            } else {
+              // What it says it kept is what the previous source had, converted the same.
+              expect(expected.slice(0, unchanged)).toStrictEqual(before.slice(0, unchanged));
+            }
+            // A thread recalled as copies goes on from what was let go of: not converted, ids not compared.
+            if (next.kind === 'recall' && next.edit === undefined) expect(unchanged).toBeGreaterThanOrEqual(letGo);
             const from = Math.min(unchanged, expected.length);
             expect(source.messages(from)).toStrictEqual(expected.slice(from));
             expect(source.messages(0)).toStrictEqual(expected);
@@ -123,7 +137,11 @@ describe('coreMessageCache', () => {
             const inPlace = next.kind === 'step' || next.kind === 'answer-latest' || next.kind === 'answer-any';
             // Outside Mastra's way (an older message changed in place once the ones after it were removed): not this property.
             if (inPlace && target && letGo.has(target)) return;
+            const wasLetGo = list.map((message) => letGo.has(message));
             apply(list, pool, next);
+            // A recalled copy stands for the message let go of (the cache compares it by identity from then on).
+            if (next.kind === 'recall')
+              for (const [index, message] of list.entries()) if (wasLetGo[index]) letGo.add(message);
             source = cache.view(list);
             made.push({ source, expected: idsOf(toCoreMessages(list, { ids })) });
             for (const { source: each, expected } of made) {
@@ -136,6 +154,78 @@ describe('coreMessageCache', () => {
           }
         },
       ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('goes on from a thread recalled as new objects where it let go of the conversions: an edit of the same size is read when loaded, any other at once', () => {
+    /** Every tool call answered, then a user message: a release lets go of all but that one. */
+    const answered = (messages: MastraDBMessage[]): MastraDBMessage[] => [
+      ...messages.map((message) => ({
+        ...message,
+        content: {
+          ...message.content,
+          parts: message.content.parts.map((part) =>
+            part.type === 'tool-invocation' && !hasToolOutput(part)
+              ? { ...part, toolInvocation: { ...part.toolInvocation, state: 'result' as const, result: 'ok' } }
+              : part,
+          ),
+        },
+      })),
+      {
+        id: 'next',
+        role: 'user',
+        createdAt: new Date(0),
+        content: { format: 2, parts: [{ type: 'text', text: 'go' }] },
+      },
+    ];
+    const edit = fc.option(
+      fc.record({ at: fc.nat(), how: fc.constantFrom('same-size' as const, 'resized' as const, 'new-id' as const) }),
+      { nil: undefined },
+    );
+    fc.assert(
+      fc.property(conversation, fc.boolean(), edit, fc.boolean(), (messages, release, edited, grow) => {
+        const list = answered(messages);
+        const cache = coreMessageCache('message');
+        const first = cache.view(list);
+        const before = first.messages(0);
+        cache.taken(first);
+        if (release) cache.release();
+
+        const recalled = structuredClone(list);
+        if (grow) recalled.push({ ...structuredClone(list.at(-1)!), id: 'after' });
+        // The last user message is never let go of: the edit is in what a release lets go of.
+        const at = edited && list.length > 1 ? edited.at % (list.length - 1) : -1;
+        if (edited && at >= 0) editRecalled(recalled[at]!, edited.how);
+        const source = cache.view(recalled);
+        const expected = toCoreMessages(recalled);
+        const unchanged = source.since?.unchanged ?? 0;
+        /** Core messages before the edited message, and before the last user message (what a release let go of). */
+        const beforeEdit = at < 0 ? Number.POSITIVE_INFINITY : toCoreMessages(recalled.slice(0, at)).length;
+        const letGo = toCoreMessages(list.slice(0, -1)).length;
+
+        // What core reads is a fresh conversion of the recalled objects, whatever it was told it kept.
+        expect(source.length).toBe(expected.length);
+        expect(source.messages(0)).toStrictEqual(expected);
+        expect(idsOf(expected.slice(0, unchanged))).toEqual(idsOf(before.slice(0, unchanged)));
+        if (!release || (at >= 0 && edited?.how !== 'same-size')) {
+          // Held loaded (its core messages read by core), or edited in a way the shape shows: seen at once.
+          expect(unchanged).toBeLessThanOrEqual(Math.min(beforeEdit, release ? letGo : 0));
+          // (toEqual: a copy's null-prototype metadata comes back as a plain object.)
+          expect(expected.slice(0, unchanged)).toEqual(before.slice(0, unchanged));
+        } else {
+          // Let go of, and copies (perhaps one edited to the same size): vouched for, not converted.
+          expect(unchanged).toBe(letGo);
+        }
+
+        // The next step of the run sends the same recalled objects: compared by identity, nothing converted.
+        cache.taken(source);
+        if (release) cache.release();
+        recalled.push({ ...structuredClone(list.at(-1)!), id: 'later' });
+        const next = cache.view(recalled);
+        expect(next.since?.unchanged).toBeGreaterThanOrEqual(release ? source.length - 1 : source.length);
+        expect(next.messages(0)).toStrictEqual(toCoreMessages(recalled));
+      }),
       { numRuns: 300 },
     );
   });

@@ -15,6 +15,14 @@ export const change = fc.oneof(
   // A processor that returns an edited or shorter list.
   fc.record({ kind: fc.constant('replace' as const), text: fc.string(), at: fc.nat() }),
   fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
+  // Memory recalls the thread from storage on a new run: new objects, as stored, one of them
+  // perhaps edited under its id (same size, another size) or stored under another id.
+  fc.record({
+    kind: fc.constant('recall' as const),
+    edit: fc.option(fc.record({ at: fc.nat(), how: fc.constantFrom('same-size', 'resized', 'new-id') }), {
+      nil: undefined,
+    }),
+  }),
 );
 
 /** One change {@link change} generates. */
@@ -63,6 +71,32 @@ export function apply(list: MastraDBMessage[], pool: MastraDBMessage[], next: Ch
     case 'remove':
       list.splice(next.at % Math.max(1, list.length), 1);
       return;
+    case 'recall': {
+      const recalled = structuredClone(list);
+      const edited = next.edit && recalled[next.edit.at % Math.max(1, recalled.length)];
+      if (edited && next.edit) editRecalled(edited, next.edit.how);
+      list.splice(0, list.length, ...recalled);
+      return;
+    }
   }
 }
 
+
+/**
+ * Edits a recalled message as an app may edit a stored one: its first text keeps its length
+ * (`same-size`: other characters) or grows (`resized`; a text part is added when it has none),
+ * or the message is stored under another id (`new-id`).
+ */
+export function editRecalled(message: MastraDBMessage, how: 'same-size' | 'resized' | 'new-id'): void {
+  if (how === 'new-id') {
+    message.id = `${message.id}-edited`;
+    return;
+  }
+  const part = message.content.parts.find((candidate) => candidate.type === 'text');
+  if (!part) {
+    if (how === 'resized') message.content.parts.push({ type: 'text', text: 'added' });
+    return;
+  }
+  if (how === 'resized') part.text = `${part.text}!`;
+  else part.text = (part.text.startsWith('x') ? 'y' : 'x').repeat(part.text.length);
+}
