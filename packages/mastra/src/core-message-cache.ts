@@ -59,6 +59,18 @@ export type CoreMessageCache = {
  * place in any other way (a part's `text` edited by a processor) is not seen;
  * nor would core see it: a message's id stands for its content.
  *
+ * A new run whose `Memory` recalled the thread from storage hands in new objects for every
+ * message. Where the cache let go of the core messages (`release`: the session held them
+ * counted), a recalled message with the id and shape of the one it replaces
+ * ({@link sameRecalledMessage}: no text read) takes its place and is not converted: the
+ * source says the prefix is unchanged, so core neither converts it nor compares its ids. Core
+ * reads those messages only when it loads them, and then they are converted from the recalled
+ * objects, as a fresh conversion would (an edit under the same id to the same size is read
+ * then; the model, sent Mastra's own messages meanwhile, saw it at once). Where the cache
+ * still holds them (the session loaded them), copies are converted again, as any new object.
+ * A source made before that converts a let-go message again reads the copy in its place: the
+ * same core messages, ids and places.
+ *
  * A source handed out reads the same for as long as anyone holds it (what core asks of a
  * history source): a session whose call failed still holds the source before, though the
  * cache has moved on. So a change other than an append starts a new generation of the
