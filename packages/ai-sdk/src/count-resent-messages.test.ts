@@ -157,6 +157,48 @@ describe('countResentMessages', () => {
     expect(countResentMessages(resent(copy), 0, 4, sent)).toBe(4);
   });
 
+  it('keeps what its packed code cannot say value by value: many tool names, odd values, many parts', () => {
+    const call = (index: number, name: unknown, executed?: unknown): PromptMessage =>
+      ({
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool-call',
+            toolCallId: `c${index}`,
+            toolName: name,
+            input: { index },
+            ...(executed === undefined ? {} : { providerExecuted: executed }),
+          },
+        ],
+      }) as unknown as PromptMessage;
+    const parts = (count: number): PromptMessage => ({
+      role: 'user',
+      content: Array.from({ length: count }, (_, index) => ({ type: 'text' as const, text: `part ${index}` })),
+    });
+    // 300 distinct tool names (a byte holds 255), a name that is not a string, a providerExecuted that is
+    // not a boolean, six parts (a code holds four), string content on a user message.
+    const known = [
+      ...Array.from({ length: 300 }, (_, index) => call(index, `tool-${index}`)),
+      call(300, 42),
+      call(301, 'read', 'yes'),
+      parts(6),
+      { role: 'user', content: 'plain' } as unknown as PromptMessage,
+      user('last'),
+    ];
+    expect(count(resent(known), known)).toBe(known.length);
+    expect(count(deepCopy(known), known)).toBe(known.length);
+    for (const at of [5, 280, 300, 301, 302, 303]) {
+      const edited = resent(known);
+      const message = deepCopy(known[at]!) as { content: unknown };
+      if (Array.isArray(message.content))
+        (message.content[0] as { toolName?: unknown; text?: string }).toolName = 'other';
+      else message.content = 'other';
+      if (at === 302) (message.content as { text: string }[])[5]!.text = 'edited';
+      edited[at] = message as PromptMessage;
+      expect(count(edited, known)).toBe(at);
+    }
+  });
+
   it('counts a malformed message or part as different, without throwing', () => {
     const known = [user('a'), assistant('b'), user('c')];
     const nullPart = { role: 'assistant', content: [null] } as unknown as PromptMessage;
