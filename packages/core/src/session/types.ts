@@ -179,7 +179,11 @@ export type CompactionSession = {
    * @throws {InvalidSettingsError} when given both `messages` and `history`.
    */
   prepare(options?: PrepareOptions): Promise<PreparedContext>;
-  /** Records the provider-reported usage of the call made with the last prepared context. */
+  /**
+   * Records the provider-reported usage of the call made with the last prepared context: the
+   * one the last `prepare()` called before it returned, awaited or not (a session runs its
+   * operations in call order).
+   */
   recordUsage(usage: MessageUsage): Promise<void>;
   /** Manual compaction (`/compact [focus]`). Returns undefined when there is nothing to compact. */
   compact(options?: {
@@ -188,7 +192,7 @@ export type CompactionSession = {
     signal?: AbortSignal;
   }): Promise<CompactionResult | undefined>;
   /**
-   * Asks for a manual compaction that runs at the next `prepare()` — before the next
+   * Asks for a manual compaction that runs at the next `prepare()` called after it — before the next
    * model call, not in the middle of the current step (the model's `compact_context`
    * tool). A second request before then replaces the first one's focus.
    */
