@@ -91,28 +91,28 @@ function countSameValues(incoming: readonly object[], from: number, older: numbe
         let next = -1;
         // The code's fields as literals (sent-messages.ts: role bits 0–1, message options bit 2,
         // part count bits 3–5, then 6 bits a part: kind 0–2, options bit 3, providerExecuted 4–5).
-        identical: {
+        // One pass (a loop only to be left with `break identical` at the first difference).
+        identical: for (;;) {
           const parts = (code >>> 3) & 7;
           if (parts === 7) {
             next = identicalValues(message, refs, at); // GENERIC
-            break identical;
+            break;
           }
           const role = code & 3;
-          if (message.role !== (role === 1 ? 'user' : role === 2 ? 'assistant' : role === 3 ? 'tool' : 'system'))
-            break identical;
+          if (message.role !== (role === 1 ? 'user' : role === 2 ? 'assistant' : role === 3 ? 'tool' : 'system')) break;
           let ref = at;
           if (code & 4) {
-            if (message.providerOptions !== refs[ref]) break identical;
+            if (message.providerOptions !== refs[ref]) break;
             ref += 1;
-          } else if (message.providerOptions !== undefined) break identical;
+          } else if (message.providerOptions !== undefined) break;
           const content = message.content as readonly unknown[];
           if (parts === 5) {
             // STRING_CONTENT
             if (content === refs[ref]) next = ref + 1;
-            break identical;
+            break;
           }
           // (String content under a parts code: its characters have no `type`, so a part check fails.)
-          if (content.length !== parts) break identical;
+          if (content.length !== parts) break;
           const toolNames = table[count * STRIDE + 1]!;
           for (let index = 0; index < parts; index += 1) {
             const part = content[index] as Fields;
@@ -155,6 +155,7 @@ function countSameValues(incoming: readonly object[], from: number, older: numbe
             }
           }
           next = ref;
+          break;
         }
         if (next < 0) next = matchPacked(message, sent, count, at);
         if (next < 0) break scan;

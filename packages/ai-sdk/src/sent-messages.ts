@@ -61,25 +61,25 @@ export const STRING_CONTENT = 5;
 export const GENERIC = 7;
 
 /** A shape code's fields. */
-export const ROLE_MASK = 3;
-export const MESSAGE_OPTIONS = 4;
-export const COUNT_SHIFT = 3;
-export const PART_SHIFT = 6;
-export const PART_BITS = 6;
+const ROLE_MASK = 3;
+const MESSAGE_OPTIONS = 4;
+const COUNT_SHIFT = 3;
+const PART_SHIFT = 6;
+const PART_BITS = 6;
 
 /** A part's 6 bits: its kind (3 bits), options present (1), `providerExecuted` (2). */
-export const KIND_MASK = 7;
-export const PART_OPTIONS = 8;
-export const EXECUTED_SHIFT = 4;
+const KIND_MASK = 7;
+const PART_OPTIONS = 8;
+const EXECUTED_SHIFT = 4;
 
-export const TEXT = 0;
-export const REASONING = 1;
-export const TOOL_CALL = 2;
-export const TOOL_RESULT = 3;
-export const OTHER = 4;
+const TEXT = 0;
+const REASONING = 1;
+const TOOL_CALL = 2;
+const TOOL_RESULT = 3;
+const OTHER = 4;
 
 /** The roles by their code. */
-export const ROLES: readonly string[] = ['system', 'user', 'assistant', 'tool'];
+const ROLES: readonly string[] = ['system', 'user', 'assistant', 'tool'];
 
 /** Marks content that is not an array of parts (a string): the value after it is the content. */
 export const NOT_PARTS = Symbol('not parts');
@@ -470,6 +470,7 @@ export function sentRole(sent: SentMessages, index: number): unknown {
   return first === NOT_A_PART ? undefined : first;
 }
 
+/** Whether `value` is an object (not null): a message or part whose fields can be read. */
 export function isRecord(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null;
 }
