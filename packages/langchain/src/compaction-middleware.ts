@@ -12,7 +12,7 @@ import { retryOnOverflow } from '@compaction/core/internal';
 import { type AIMessage, type BaseMessage, RemoveMessage } from '@langchain/core/messages';
 import { Command, REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import { createMiddleware } from 'langchain';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 import { agentStateStore } from './agent-state-store.js';
 import { checkCompactionMiddlewareOptions } from './check-langchain-options.js';
 import type { Conversion } from './extend-conversion.js';
@@ -60,6 +60,13 @@ export type CompactionMiddlewareOptions = AdapterOptions & {
   name?: string;
 };
 
+/**
+ * The middleware's state keys. A zod v3 object (`zod/v3`, in every zod the peer range
+ * allows): LangChain parses each middleware's state with a partial copy of its schema made
+ * anew on every model call, and zod 4 compiles a parser for every new object schema on its
+ * first parse (`generateFastpass`, measured ~1 ms of each model call); v3 parses without
+ * compiling.
+ */
 const stateSchema = z.object({
   [COMPACTION_STATE_KEY]: z.custom<SessionRecord>().optional(),
   [COMPACTION_REQUEST_KEY]: z.custom<CompactionRequest>().nullable().optional(),
