@@ -82,6 +82,33 @@ describe('compactionMiddleware with the history held counted, not loaded', () =>
     const session = middleware.session('counted-compaction', 'gpt-5');
     expect(view(await session.history())).toBe(view(promptToMessages(reference)));
   });
+
+  it('serves concurrent calls of a conversation held counted: each model call gets its own prompt, the session holds the last', async () => {
+    const { mock, middleware, call } = setup(1_000_000);
+    let messages = conversation(10);
+    await call('counted-concurrent', messages);
+    messages = [...messages, ...conversation(1, 10)];
+    await call('counted-concurrent', messages); // held counted from here on
+    const first = [...messages, ...conversation(1, 11)];
+    const second = [...first, ...conversation(2, 12)];
+    const edited = structuredClone(second);
+    edited[3] = { role: 'assistant', content: 'An edited early answer.' }; // a text: no tool pair broken
+    for (const batch of [
+      [first, second],
+      [second, edited],
+      [first, second, edited],
+    ]) {
+      const before = mock.doGenerateCalls.length;
+      await Promise.all(batch.map((prompt) => call('counted-concurrent', prompt)));
+      const sent = mock.doGenerateCalls.slice(before).map((generated) => JSON.stringify(generated.prompt));
+      const expected = await Promise.all(batch.map(async (prompt) => JSON.stringify(await referencePrompt(prompt))));
+      expect(sent.sort()).toEqual(expected.sort());
+      const last = await referencePrompt(batch.at(-1)!);
+      expect(view(await middleware.session('counted-concurrent', 'gpt-5').history())).toBe(
+        view(promptToMessages(last)),
+      );
+    }
+  });
 });
 
 /** The prompt the AI SDK itself builds from `messages` (an unwrapped mock model's). */
