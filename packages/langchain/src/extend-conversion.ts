@@ -21,6 +21,8 @@ export type Conversion<From, To> = {
    * @default undefined
    */
   ids?: (string | undefined)[];
+  /** The class of each of those messages, as a code of `messageClassCode` (one byte a message). */
+  classes?: Uint8Array;
   /**
    * Whether the last extension took over other objects of the same value
    * ({@link AdoptPrefix}): what was made from the objects it replaced is to be made again.

@@ -1,6 +1,7 @@
 import type { Message } from '@compaction/core';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { Conversion } from './extend-conversion.js';
+import { messageClassCode } from './message-class-code.js';
 import { toCoreMessages } from './to-core-messages.js';
 
 /**
@@ -8,14 +9,25 @@ import { toCoreMessages } from './to-core-messages.js';
  * context is the history as it is, `asIs`: it holds the history counted, not loaded, and
  * reads no old message unless it loads). The LangChain messages stay, so the next call
  * still proves by identity that the history only grew, and the next run of a restored
- * thread matches them by id; what was let go is converted again from them only when core
+ * thread matches them by id and class (kept here, incrementally: only the messages added since); what was let go is converted again from them only when core
  * asks for it ({@link loadConversion}), as Mastra's conversion cache does (`release()`).
  */
 export function releaseConversion(conversion: Conversion<BaseMessage, Message>): void {
   const { source } = conversion;
   // The ids of the messages added since the last release (the first ones were kept then, or proven the same since).
   const ids = (conversion.ids ??= []);
-  for (let index = ids.length; index < source.length; index += 1) ids.push(source[index]!.id);
+  let classes = conversion.classes ?? new Uint8Array(0);
+  if (classes.length < source.length) {
+    const grown = new Uint8Array(Math.ceil(source.length * 1.25) + 8);
+    grown.set(classes.subarray(0, ids.length));
+    classes = grown;
+  }
+  for (let index = ids.length; index < source.length; index += 1) {
+    const message = source[index]!;
+    classes[index] = messageClassCode(message.constructor);
+    ids.push(message.id);
+  }
+  conversion.classes = classes;
   conversion.released = source.length;
   conversion.result = [];
 }

@@ -1,10 +1,13 @@
 import type { BaseMessage } from '@langchain/core/messages';
+import { isMessageClass } from './message-class-code.js';
 
 /**
- * Whether the first `ids.length` messages of `now` have the ids `ids` (kept by
- * `releaseConversion` for a conversion whose core messages were all let go), each its own
- * non-empty string. One tight pass that reads one field of each restored message and its id,
- * and none of the objects they replace nor any text: a restored thread is a new object graph
+ * Whether the first `ids.length` messages of `now` have the ids `ids` and the classes
+ * `classes` (kept by `releaseConversion` for a conversion whose core messages were all let
+ * go), each id its own non-empty string. The class keeps a message the conversion would not
+ * take (a legacy type under an old id) from being taken over unconverted: it is converted at
+ * once, and fails there as before. One tight pass that reads the id and the class of each
+ * restored message, and none of the objects they replace nor any text: a restored thread is a new object graph
  * every run, cold by the time the model node runs, so each field read is a cache miss (reading
  * each text's length as well measured +0.2–0.3 ms at 10,002 messages; see docs/decisions.md).
  *
@@ -15,12 +18,18 @@ import type { BaseMessage } from '@langchain/core/messages';
  * them from these objects as a fresh conversion would. An edit under another id, a removal
  * or an insert fails the pass: the thread is converted again and core sees a branch at once.
  */
-export function sameMessageIds(ids: readonly (string | undefined)[], now: readonly BaseMessage[]): boolean {
+export function sameMessageIds(
+  ids: readonly (string | undefined)[],
+  classes: Uint8Array,
+  now: readonly BaseMessage[],
+): boolean {
   const length = ids.length;
-  if (now.length < length) return false;
+  if (now.length < length || classes.length < length) return false;
   for (let index = 0; index < length; index += 1) {
-    const id = now[index]!.id;
+    const message = now[index]!;
+    const id = message.id;
     if (typeof id !== 'string' || id.length === 0 || id !== ids[index]) return false;
+    if (!isMessageClass(message.constructor, classes[index]!)) return false;
   }
   return true;
 }

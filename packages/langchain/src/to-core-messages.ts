@@ -137,16 +137,17 @@ export type ExtendToCoreOptions = {
  * loaded, and reads them), each restored message must have the id and the shape of the
  * one it replaces ({@link sameMessageShape}): their core messages stay (so do the
  * session's counts). When it let them all go (`releaseConversion`: the session held the
- * history counted), the same ids in the same places are enough ({@link sameMessageIds}, over
- * the ids it kept):
+ * history counted), the same ids and classes in the same places are enough
+ * ({@link sameMessageIds}, over those it kept):
  * whatever core reads later is converted from the restored objects. What is sent is the
  * restored objects either way (`fromCoreContext`, or the state's messages as they are).
  */
 function adoptRestored(previous: Conversion<BaseMessage, Message>, messages: readonly BaseMessage[]): boolean {
   const { source } = previous;
   if (messages.length < source.length) return false;
-  const { ids } = previous;
-  if (previous.result.length === 0 && ids?.length === source.length) return sameMessageIds(ids, messages);
+  const { ids, classes } = previous;
+  if (previous.result.length === 0 && ids?.length === source.length && classes)
+    return sameMessageIds(ids, classes, messages);
   for (let index = 0; index < source.length; index += 1) {
     const before = source[index]!;
     const now = messages[index]!;
