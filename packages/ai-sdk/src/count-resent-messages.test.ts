@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { promptArbitrary } from './__fixtures__/prompt-arbitraries.js';
 import { deepCopy, resent } from './__fixtures__/prompt-copies.js';
-import type { PromptMessage } from './ai-sdk-types.js';
+import type { PromptMessage, ProviderPrompt } from './ai-sdk-types.js';
 import { countResentMessages, keepSent, lastUserIndex, rememberSent, sentMessages } from './count-resent-messages.js';
 import { keepOriginalsFrom, sentMessageAt } from './sent-messages.js';
 
@@ -270,6 +270,54 @@ describe('countResentMessages', () => {
         );
       }),
       { numRuns: 500 },
+    );
+  }, 120_000);
+
+  it('property: an edit of one field of an old message or part, every other value the very same object, is seen', () => {
+    // A re-sent prompt shares every value, so the identity checks alone decide: each field they
+    // read (a tool name, providerExecuted, options added or taken away, a part's type, the role)
+    // must be read. Every field of every message and part is tried with every replacement. Only
+    // the spec's keys are edited or added (others are not read in old messages, by design).
+    const replacements: unknown[] = [
+      ...['read', 'bash', 'search', 'edited', 'text', 'reasoning', 'tool-call', 'tool-result', 'file'],
+      ...['user', 'assistant', 'tool', 'system', true, false, undefined, 0, null, { acme: { cache: true } }],
+    ];
+    // Also with more parts a message than the packed code describes (kept value by value).
+    const widened = (prompt: ProviderPrompt): ProviderPrompt =>
+      prompt.map((message) =>
+        typeof message.content === 'string'
+          ? message
+          : ({ ...message, content: [...message.content, ...message.content, ...message.content] } as PromptMessage),
+      );
+    fc.assert(
+      fc.property(promptArbitrary, fc.boolean(), (generated, wide) => {
+        const known = wide ? widened(generated) : generated;
+        const sent = sentMessages(known);
+        for (let index = 0; index < known.length; index += 1) {
+          const original = known[index] as unknown as Record<string, unknown>;
+          const parts = Array.isArray(original.content) ? (original.content as Record<string, unknown>[]) : [];
+          for (let target = -1; target < parts.length; target += 1) {
+            const fields = target < 0 ? ['role', 'providerOptions'] : Object.keys(parts[target]!);
+            if (target >= 0)
+              fields.push('providerOptions', ...(parts[target]!.type === 'tool-call' ? ['providerExecuted'] : []));
+            for (const field of fields) {
+              for (const value of replacements) {
+                const incoming = resent(known);
+                const message = incoming[index] as unknown as Record<string, unknown>;
+                const edited = target < 0 ? message : (message.content as Record<string, unknown>[])[target]!;
+                edited[field] = value;
+                const firstDifferent = incoming.findIndex(
+                  (each, at) => contentFingerprint(each) !== contentFingerprint(known[at]),
+                );
+                expect(countResentMessages(incoming, 0, incoming.length, sent)).toBe(
+                  firstDifferent < 0 ? incoming.length : firstDifferent,
+                );
+              }
+            }
+          }
+        }
+      }),
+      { numRuns: 40 },
     );
   }, 120_000);
 
