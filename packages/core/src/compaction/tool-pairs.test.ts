@@ -310,13 +310,21 @@ describe('hasValidToolPairs', () => {
     role: fc.constantFrom('system' as const, 'user' as const, 'assistant' as const, 'tool' as const),
     parts: fc.oneof(fc.array(part, { maxLength: 4 }), fc.array(part, { minLength: 17, maxLength: 45 })),
   });
-  /** A call block that pairs: `calls` distinct ids, answered in shuffled order by one or more tool messages. */
+  /**
+   * A call block that pairs: `calls` distinct ids, answered in shuffled order by one or more tool
+   * messages — or, with `repeat`, one id called twice in the message and answered twice (which
+   * does not pair: a call's id is unique in its message).
+   */
   const pairedBlock = fc
-    .tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 3 }), fc.nat())
-    .map(([calls, carriers, seed]): Omit<Message, 'id'>[] => {
-      const ids = Array.from({ length: calls }, (_, n) => `p${n}`);
-      const answered = ids.map((_, n) => ids[(n * 7 + seed) % calls]!).filter((v, n, all) => all.indexOf(v) === n);
-      for (const left of ids) if (!answered.includes(left)) answered.push(left);
+    .tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 3 }), fc.nat(), fc.boolean())
+    .map(([calls, carriers, seed, repeat]): Omit<Message, 'id'>[] => {
+      const distinct = Array.from({ length: calls }, (_, n) => `p${n}`);
+      const answered = distinct
+        .map((_, n) => distinct[(n * 7 + seed) % calls]!)
+        .filter((v, n, all) => all.indexOf(v) === n);
+      for (const left of distinct) if (!answered.includes(left)) answered.push(left);
+      const ids = repeat ? [...distinct, distinct[seed % calls]!] : distinct;
+      if (repeat) answered.push(distinct[seed % calls]!);
       const results = Array.from({ length: carriers }, (_, c) => ({
         role: 'tool' as const,
         parts: answered
