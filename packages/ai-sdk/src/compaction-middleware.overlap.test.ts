@@ -23,7 +23,7 @@ type Step = { kind: 'extend' | 'edit' | 'copy' | 'cut'; at: number };
 /** A call: generated or streamed, awaited or left running (a stream read only at the end: its usage report comes late). */
 type Call = { step: Step; awaited: boolean; streamed: boolean; delay: number };
 
-const call = fc.record({
+const call: fc.Arbitrary<Call> = fc.record({
   step: fc.record({ kind: fc.constantFrom<Step['kind']>('extend', 'edit', 'copy', 'cut'), at: fc.nat(60) }),
   awaited: fc.boolean(),
   streamed: fc.boolean(),
