@@ -15,7 +15,8 @@ import { toCoreMessages } from './to-core-messages.js';
 export function releaseConversion(conversion: Conversion<BaseMessage, Message>): void {
   const { source } = conversion;
   // The ids of the messages added since the last release (the first ones were kept then, or proven the same since).
-  const ids = (conversion.ids ??= []);
+  const ids = conversion.ids ?? [];
+  conversion.ids = ids;
   let classes = conversion.classes ?? new Uint8Array(0);
   if (classes.length < source.length) {
     const grown = new Uint8Array(Math.ceil(source.length * 1.25) + 8);

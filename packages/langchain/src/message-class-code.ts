@@ -10,16 +10,16 @@ export const UNKNOWN_CLASS_CODE = 255;
  * class always gets the same code, so a conversion keeps one byte a message instead of a
  * reference, and a restored message is checked against it with {@link isMessageClass}.
  */
-export function messageClassCode(constructor: unknown): number {
-  const known = codes.get(constructor);
+export function messageClassCode(messageClass: unknown): number {
+  const known = codes.get(messageClass);
   if (known !== undefined) return known;
   if (classes.length >= UNKNOWN_CLASS_CODE) return UNKNOWN_CLASS_CODE;
-  codes.set(constructor, classes.length);
-  classes.push(constructor);
+  codes.set(messageClass, classes.length);
+  classes.push(messageClass);
   return classes.length - 1;
 }
 
-/** Whether `constructor` is the class `code` stands for (never for {@link UNKNOWN_CLASS_CODE}). */
-export function isMessageClass(constructor: unknown, code: number): boolean {
-  return code !== UNKNOWN_CLASS_CODE && classes[code] === constructor;
+/** Whether `messageClass` is the class `code` stands for (never for {@link UNKNOWN_CLASS_CODE}). */
+export function isMessageClass(messageClass: unknown, code: number): boolean {
+  return code !== UNKNOWN_CLASS_CODE && classes[code] === messageClass;
 }
