@@ -2,7 +2,9 @@ import {
   HELD_MESSAGE_BYTES,
   heldMessagesBytes,
   heuristicCounter,
+  PROCESS_CONVERSATION_BYTES,
   processConversationMemory,
+  processCountedConversationMemory,
   SESSION_MESSAGE_BYTES,
   sharedTokenCache,
   type TokenCounter,
@@ -13,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { conversation, textResult } from './__fixtures__/model-fixtures.js';
 import { compactionMiddleware } from './compaction-middleware.js';
 import { SENT_MESSAGE_BYTES } from './count-resent-messages.js';
+import { sessionRegistry } from './session-registry.js';
 
 /** A heuristic counter that records how many texts it counted, under a name of its own. */
 function countingCounter(name: string): TokenCounter & { counted: number } {
@@ -84,5 +87,26 @@ describe('the process budget of conversations', () => {
       2 * heldMessagesBytes(prompt, SESSION_MESSAGE_BYTES + HELD_MESSAGE_BYTES + SENT_MESSAGE_BYTES),
     );
     expect(memory.bytes).toBeLessThanOrEqual(memory.maxBytes);
+  });
+});
+
+describe('sessionRegistry.place', () => {
+  it('leaves an entry made again after the one a call held was evicted in its own budget', () => {
+    const registry = sessionRegistry({ summarizer: 'structured' });
+    const loaded = processConversationMemory();
+    const counted = processCountedConversationMemory();
+    const held = registry.entry('evicted-mid-call', 'gpt-5', 10); // the entry a call in flight holds
+    // A conversation bigger than the whole budget pushes every other one out, the held entry too.
+    registry.entry('too-big-for-the-budget', 'gpt-5', 10 * PROCESS_CONVERSATION_BYTES);
+    const again = registry.entry('evicted-mid-call', 'gpt-5', 10); // the next call's: a new entry, loaded
+    expect(again).not.toBe(held);
+    const [loadedSize, countedSize] = [loaded.size, counted.size];
+    // The first call ends with its session holding the history counted.
+    held.counted = true;
+    registry.place('evicted-mid-call', 'gpt-5', held);
+    expect(again.counted).toBe(false);
+    expect([loaded.size, counted.size]).toEqual([loadedSize, countedSize]);
+    expect(registry.entry('evicted-mid-call', 'gpt-5')).toBe(again);
+    expect([loaded.size, counted.size]).toEqual([loadedSize, countedSize]);
   });
 });
