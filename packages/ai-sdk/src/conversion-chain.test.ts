@@ -109,6 +109,52 @@ describe('a released conversion (the session holds the history counted, not load
     );
   });
 
+  it('gives back a message with a key the spec does not define exactly as it came, after a release, and sees that key edited', () => {
+    // ModelMessage lists are the application's own objects (prepareStep): an `id` or a part's
+    // `providerMetadata` rides along. Such a message is kept whole, not value by value.
+    const prompt = [
+      { role: 'user', content: [{ type: 'text', text: 'read' }], id: 'u1' },
+      {
+        role: 'assistant',
+        id: 'a1',
+        content: [
+          { type: 'text', text: 'Reading.', providerMetadata: { acme: { tokens: 3 } } },
+          {
+            type: 'tool-call',
+            toolCallId: 'c1',
+            toolName: 'read',
+            input: { path: 'a.ts' },
+            providerOptions: { x: {} },
+          },
+        ],
+        providerOptions: { acme: { cache: true } },
+      },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: { type: 'text', value: 'x' } }],
+      },
+      { role: 'user', content: 'next', id: 'u2' },
+    ] as unknown as AiSdkMessage[];
+    const converter = messageConverter();
+    const slot: ConversionSlot = {};
+    const before = view(converter.toHistory(prompt, slot).messages(0));
+    converter.release(slot);
+    const resentPrompt = deepCopy(prompt);
+    const history = converter.toHistory(resentPrompt, slot);
+    expect(history.since?.unchanged).toBe(4);
+    expect(history.head(1)).toEqual({ id: before[1]!.id, role: 'assistant' });
+    const after = history.messages(0).map((message) => originalMessage(message));
+    for (const [index, message] of after.entries()) expect(message).toStrictEqual(prompt[index]);
+    expect(view(history.messages(0))).toEqual(before);
+    // Its ids are a fresh conversion's: an edit of such a key is an edit, as in a content id.
+    converter.release(slot);
+    const edited = deepCopy(prompt) as unknown as Record<string, unknown>[];
+    edited[1] = { ...edited[1], id: 'a2' };
+    const again = converter.toHistory(edited as unknown as AiSdkMessage[], slot);
+    expect(again.since?.unchanged).toBe(1);
+    expect(view(again.messages(0))).toEqual(view(messageConverter().toCore(edited as unknown as AiSdkMessage[])));
+  });
+
   it('makes a message again only when it is asked for, once, and reads an id or role without making it', () => {
     const converter = messageConverter();
     const slot: ConversionSlot = {};

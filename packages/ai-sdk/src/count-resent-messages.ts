@@ -3,10 +3,12 @@ import {
   isRecord,
   NOT_A_PART,
   NOT_PARTS,
+  onlySpecKeys,
   refsCount,
   type SentMessages,
   STRIDE,
   unpackValues,
+  WHOLE,
 } from './sent-messages.js';
 
 export {
@@ -35,7 +37,9 @@ type Fields = Record<string, unknown>;
  * takes its place, so a prompt rebuilt from copies pays that once). An edit
  * anywhere in them — a new text, tool input, tool output or provider option,
  * however deep — gives another value and is seen; keys the provider spec does
- * not define are not read there (a provider does not read them either). From the
+ * not define are not read there (a provider does not read them either), except in
+ * a message that had one when it was first sent: that one is kept whole and
+ * compared in full, every key, as its content id reads it. From the
  * last user message on, where a tool loop adds and a framework may rewrite,
  * messages are compared in full with `sameContent` against the originals `sent`
  * keeps; where it no longer keeps one (the last user message moved back before
@@ -65,7 +69,12 @@ let scannedTo = 0;
  */
 function sameAsSent(message: unknown, sent: SentMessages, index: number, at: number): boolean {
   if (index >= sent.originalsFrom) return sameContent(message, sent.originals[index - sent.originalsFrom]);
-  return isRecord(message) && onlySpecKeys(message) && matchPacked(message, sent, index, at) >= 0;
+  // A message with a key the spec does not define matches only one kept whole (compared in full).
+  return (
+    isRecord(message) &&
+    (onlySpecKeys(message) || sent.refs[at] === WHOLE) &&
+    matchPacked(message, sent, index, at) >= 0
+  );
 }
 
 /**
@@ -179,6 +188,7 @@ function countSameValues(incoming: readonly object[], from: number, older: numbe
  * (identity only; see {@link matchValues} for the rest): the index after them, or -1.
  */
 function identicalValues(message: Fields, values: unknown[], at: number): number {
+  if (values[at] === WHOLE) return message === values[at + 1] ? at + 2 : -1;
   const content = message.content as readonly unknown[];
   if (message.role !== values[at] || message.providerOptions !== values[at + 1]) return -1;
   const parts = content.length;
@@ -232,38 +242,14 @@ export function lastUserIndex(messages: readonly object[], from: number, to: num
   return from;
 }
 
-/** The keys the provider spec defines on a message and on each part type the values hold. */
-const SPEC_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
-  message: new Set(['role', 'content', 'providerOptions']),
-  text: new Set(['type', 'text', 'providerOptions']),
-  reasoning: new Set(['type', 'text', 'providerOptions']),
-  'tool-call': new Set(['type', 'toolCallId', 'toolName', 'input', 'providerExecuted', 'providerOptions']),
-  'tool-result': new Set(['type', 'toolCallId', 'toolName', 'output', 'providerOptions']),
-};
-
-/** Whether a message and its parts of the spec's types have no (defined) key the values do not hold. */
-function onlySpecKeys(message: Fields): boolean {
-  if (!specKeysOnly(message, SPEC_KEYS.message!)) return false;
-  if (!Array.isArray(message.content)) return true;
-  for (const part of message.content as unknown[]) {
-    if (!isRecord(part)) continue;
-    const keys = SPEC_KEYS[part.type as string];
-    if (keys !== undefined && !specKeysOnly(part, keys)) return false;
-  }
-  return true;
-}
-
-function specKeysOnly(value: Fields, keys: ReadonlySet<string>): boolean {
-  for (const key in value) if (value[key] !== undefined && !keys.has(key)) return false;
-  return true;
-}
-
 /**
  * Whether `message` has the values `values[at..]` (laid out as `pushValues` does):
  * the index after them, or -1. A value equal in content but another object
  * replaces the kept one.
  */
 function matchValues(message: Fields, values: unknown[], at: number): number {
+  // A message kept whole is compared in full, every key (as its content id reads it).
+  if (values[at] === WHOLE) return message === values[at + 1] || settle(message, values, at + 1) ? at + 2 : -1;
   if (
     message.role !== values[at] ||
     (message.providerOptions !== values[at + 1] && !settle(message.providerOptions, values, at + 1))

@@ -13,7 +13,9 @@
  * `names` (the conversation's few tool names). How many references a message has follows
  * from its code, so where a message's values start is a sum over the codes before it. A message the code cannot describe (a role or part
  * type outside the spec's, more than {@link PACKED_PARTS} parts, a malformed message) keeps
- * every value in `refs` (see {@link pushValues}) and the code {@link GENERIC}.
+ * every value in `refs` (see {@link pushValues}) and the code {@link GENERIC}; a message with a
+ * key the spec does not define (on itself or a part of the spec's types) is kept whole under
+ * the code {@link GENERIC} ({@link WHOLE} and the message), so it comes back exactly as it came.
  *
  * The message objects themselves are kept only from `originalsFrom` on (where the last
  * user message was: what the next call compares in full); before it, a message is rebuilt
@@ -86,6 +88,39 @@ export const NOT_PARTS = Symbol('not parts');
 
 /** Marks a part that is not an object (malformed): the value after it is the part. */
 export const NOT_A_PART = Symbol('not a part');
+
+/**
+ * Marks a message kept whole: it has a key the provider spec does not define, on itself or on
+ * a part of the spec's types (an application's `id`, a part's `providerMetadata`). The value
+ * after it is the message itself, compared in full and given back as it came.
+ */
+export const WHOLE = Symbol('whole message');
+
+/** The keys the provider spec defines on a message and on each part type the values hold. */
+const SPEC_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  message: new Set(['role', 'content', 'providerOptions']),
+  text: new Set(['type', 'text', 'providerOptions']),
+  reasoning: new Set(['type', 'text', 'providerOptions']),
+  'tool-call': new Set(['type', 'toolCallId', 'toolName', 'input', 'providerExecuted', 'providerOptions']),
+  'tool-result': new Set(['type', 'toolCallId', 'toolName', 'output', 'providerOptions']),
+};
+
+/** Whether a message and its parts of the spec's types have no key with a value the values do not hold (own keys only). */
+export function onlySpecKeys(message: Fields): boolean {
+  if (!specKeysOnly(message, SPEC_KEYS.message!)) return false;
+  if (!Array.isArray(message.content)) return true;
+  for (const part of message.content as unknown[]) {
+    if (!isRecord(part)) continue;
+    const keys = SPEC_KEYS[part.type as string];
+    if (keys !== undefined && !specKeysOnly(part, keys)) return false;
+  }
+  return true;
+}
+
+function specKeysOnly(value: Fields, keys: ReadonlySet<string>): boolean {
+  for (const key in value) if (value[key] !== undefined && !keys.has(key) && Object.hasOwn(value, key)) return false;
+  return true;
+}
 
 type Fields = Record<string, unknown>;
 
@@ -225,11 +260,13 @@ function packMessage(sent: SentMessages, message: Fields): number {
   const refs = sent.refs;
   const start = refs.length;
   packedNames = 0;
-  const code = isRecord(message) ? packedCode(sent, message) : -1;
+  const whole = isRecord(message) && !onlySpecKeys(message);
+  const code = isRecord(message) && !whole ? packedCode(sent, message) : -1;
   if (code >= 0) return code;
   refs.length = start;
   packedNames = 0;
-  pushValues(refs, message);
+  if (whole) refs.push(WHOLE, message);
+  else pushValues(refs, message);
   return ((GENERIC << COUNT_SHIFT) | ((refs.length - start) << PART_SHIFT)) >>> 0;
 }
 
@@ -415,14 +452,14 @@ const KIND_TYPES: readonly string[] = ['text', 'reasoning', 'tool-call', 'tool-r
 const EXECUTED: readonly (boolean | undefined)[] = [undefined, true, false, undefined];
 
 /**
- * Message `index` as sent: the original object from `originalsFrom` on, before it a message
- * rebuilt from the kept values (the same role, options and content as far as a provider
- * reads them; keys the spec does not define are not kept there).
+ * Message `index` as sent: the original object from `originalsFrom` on or where it was kept
+ * whole ({@link WHOLE}), before it a message rebuilt from the kept values (the same role,
+ * options and content: it had no key the spec does not define).
  */
 export function sentMessageAt(sent: SentMessages, index: number, start?: number): unknown {
   if (index >= sent.originalsFrom) return sent.originals[index - sent.originalsFrom];
   const { values } = unpackValues(sent, index, start ?? refsStart(sent, index));
-  if (values[0] === NOT_A_PART) return values[1];
+  if (values[0] === NOT_A_PART || values[0] === WHOLE) return values[1];
   const message: Fields = { role: values[0] };
   if (values[2] === NOT_PARTS) message.content = values[3];
   else {
@@ -466,7 +503,9 @@ export function sentMessageAt(sent: SentMessages, index: number, start?: number)
 export function sentRole(sent: SentMessages, index: number): unknown {
   const code = sent.table[index * STRIDE]!;
   if (((code >>> COUNT_SHIFT) & 7) !== GENERIC) return ROLES[code & ROLE_MASK];
-  const first = sent.refs[refsStart(sent, index)];
+  const start = refsStart(sent, index);
+  const first = sent.refs[start];
+  if (first === WHOLE) return (sent.refs[start + 1] as Fields).role;
   return first === NOT_A_PART ? undefined : first;
 }
 
