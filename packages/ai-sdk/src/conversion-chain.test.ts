@@ -153,6 +153,13 @@ describe('a released conversion (the session holds the history counted, not load
     const again = converter.toHistory(edited as unknown as AiSdkMessage[], slot);
     expect(again.since?.unchanged).toBe(1);
     expect(view(again.messages(0))).toEqual(view(messageConverter().toCore(edited as unknown as AiSdkMessage[])));
+    // Cut back before the last user message (where the originals were let go): a message kept
+    // whole is still compared in full there, so it keeps its id (a fresh conversion's).
+    converter.release(slot);
+    const cut = deepCopy(edited).slice(0, 2) as unknown as AiSdkMessage[];
+    const after2 = converter.toHistory(cut, slot);
+    expect(after2.since?.unchanged).toBe(2);
+    expect(view(after2.messages(0))).toEqual(view(messageConverter().toCore(cut)));
   });
 
   it('makes a message again only when it is asked for, once, and reads an id or role without making it', () => {
