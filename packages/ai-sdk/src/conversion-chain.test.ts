@@ -1,8 +1,9 @@
 import type { Message } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { modelMessagesArbitrary, promptArbitrary } from './__fixtures__/prompt-arbitraries.js';
+import { modelMessagesArbitrary } from './__fixtures__/prompt-arbitraries.js';
 import { deepCopy, resent } from './__fixtures__/prompt-copies.js';
+import { promptSteps } from './__fixtures__/prompt-steps.js';
 import type { PromptMessage, ProviderPrompt } from './ai-sdk-types.js';
 import { promptToMessages } from './convert-prompt.js';
 import type { ConvertedHistory } from './converted-history.js';
@@ -18,50 +19,10 @@ const view = (messages: readonly Message[]) =>
     original: originalMessage(message),
   }));
 
-type Step = (previous: ProviderPrompt) => ProviderPrompt;
-
-/** Any next prompt of a conversation: another one, the same resent or copied, extended, cut, or with one message replaced. */
-const steps = fc.array(
-  fc.oneof(
-    promptArbitrary.map(
-      (prompt): Step =>
-        () =>
-          prompt,
-    ),
-    fc.constant<Step>((previous) => resent(previous)),
-    fc.constant<Step>((previous) => deepCopy(previous)),
-    promptArbitrary.map(
-      (extra): Step =>
-        (previous) =>
-          resent([...previous, ...extra]),
-    ),
-    fc.nat().map(
-      (cut): Step =>
-        (previous) =>
-          resent(previous.slice(0, cut % (previous.length + 1))),
-    ),
-    fc
-      .tuple(
-        fc.nat(),
-        promptArbitrary.filter((prompt) => prompt.length > 0),
-      )
-      .map(
-        ([at, other]): Step =>
-          (previous) => {
-            if (previous.length === 0) return resent(other);
-            const next = resent(previous);
-            next[at % next.length] = other[0]! as PromptMessage;
-            return next;
-          },
-      ),
-  ),
-  { minLength: 1, maxLength: 8 },
-);
-
 describe('a released conversion (the session holds the history counted, not loaded)', () => {
   it('property: gives the same ids and messages as one never released, call after call, and every history handed out still reads the same', () => {
     fc.assert(
-      fc.property(steps, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), (sequence, releases) => {
+      fc.property(promptSteps, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), (sequence, releases) => {
         const released = messageConverter();
         const kept = messageConverter();
         const releasedSlot: ConversionSlot = {};

@@ -1,54 +1,14 @@
 import { createCompactionSession, type Message, memoryStore } from '@compaction/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { promptArbitrary } from './__fixtures__/prompt-arbitraries.js';
-import { deepCopy, resent } from './__fixtures__/prompt-copies.js';
+import { resent } from './__fixtures__/prompt-copies.js';
+import { promptSteps } from './__fixtures__/prompt-steps.js';
 import type { PromptMessage, ProviderPrompt } from './ai-sdk-types.js';
 import { promptToMessages } from './convert-prompt.js';
 import type { ConvertedHistory } from './converted-history.js';
 import { type ConversionSlot, messageConverter } from './message-converter.js';
 
 const view = (messages: readonly Message[]) => messages.map(({ id, role, parts }) => ({ id, role, parts }));
-
-type Step = (previous: ProviderPrompt) => ProviderPrompt;
-
-/** Any next prompt of a conversation: another one, the same resent, extended, cut, or with one message replaced. */
-const steps = fc.array(
-  fc.oneof(
-    promptArbitrary.map(
-      (prompt): Step =>
-        () =>
-          prompt,
-    ),
-    fc.constant<Step>((previous) => resent(previous)),
-    fc.constant<Step>((previous) => deepCopy(previous)),
-    promptArbitrary.map(
-      (extra): Step =>
-        (previous) =>
-          resent([...previous, ...extra]),
-    ),
-    fc.nat().map(
-      (cut): Step =>
-        (previous) =>
-          resent(previous.slice(0, cut % (previous.length + 1))),
-    ),
-    fc
-      .tuple(
-        fc.nat(),
-        promptArbitrary.filter((prompt) => prompt.length > 0),
-      )
-      .map(
-        ([at, other]): Step =>
-          (previous) => {
-            if (previous.length === 0) return resent(other);
-            const next = resent(previous);
-            next[at % next.length] = other[0]! as PromptMessage;
-            return next;
-          },
-      ),
-  ),
-  { minLength: 1, maxLength: 8 },
-);
 
 /** The length of the common prefix of two id lists. */
 function commonIds(a: readonly Message[], b: readonly Message[]): number {
@@ -60,7 +20,7 @@ function commonIds(a: readonly Message[], b: readonly Message[]): number {
 describe('convertedHistory (a call converted, as the session reads it)', () => {
   it('reads what toCore gives, never changes once handed out, and claims only messages the last call had', () => {
     fc.assert(
-      fc.property(steps, (sequence) => {
+      fc.property(promptSteps, (sequence) => {
         const converter = messageConverter();
         const slot: ConversionSlot = {};
         let prompt: ProviderPrompt = [];
