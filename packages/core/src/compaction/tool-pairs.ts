@@ -64,64 +64,102 @@ function carriesResults(message: Message): boolean {
 const FEW_PENDING_CALLS = 16;
 
 /**
- * Whether every tool call is followed, in the result messages right after it, by exactly
- * one result, and no result stands anywhere else. One indexed pass: the calls awaiting a
- * result sit in one reused array (a message rarely has more than a few), so no set, array
- * or iterator is made per message; a message with more than {@link FEW_PENDING_CALLS}
- * calls uses a set, so the check stays linear.
+ * The calls awaiting a result while {@link hasValidToolPairs} walks a history: a plain
+ * array reused from message to message, or a set once a message has more than
+ * {@link FEW_PENDING_CALLS} calls (so the check stays linear).
  */
-export function hasValidToolPairs(messages: readonly Message[]): boolean {
-  const pending: string[] = [];
-  let count = 0;
-  let many: Set<string> | undefined;
-  /** Removes `id` from the pending calls; false when it is not one of them. */
-  const answer = (id: string): boolean => {
-    if (many) return many.delete(id);
-    for (let index = 0; index < count; index += 1) {
-      if (pending[index] === id) {
-        count -= 1;
-        pending[index] = pending[count] as string;
+class PendingCalls {
+  private readonly few: string[] = [];
+  private count = 0;
+  private many: Set<string> | undefined = undefined;
+
+  /** Whether no call awaits a result. */
+  isEmpty(): boolean {
+    return this.count === 0 && (this.many === undefined || this.many.size === 0);
+  }
+
+  /** Back to the plain array (only called when empty). */
+  reset(): void {
+    this.many = undefined;
+  }
+
+  /** Adds a call; false when the same id already awaits a result. */
+  add(id: string): boolean {
+    const many = this.many;
+    if (many) {
+      if (many.has(id)) return false;
+      many.add(id);
+      return true;
+    }
+    const few = this.few;
+    const count = this.count;
+    for (let known = 0; known < count; known += 1) if (few[known] === id) return false;
+    few[count] = id;
+    this.count = count + 1;
+    if (count + 1 > FEW_PENDING_CALLS) {
+      this.many = new Set(few.slice(0, count + 1));
+      this.count = 0;
+    }
+    return true;
+  }
+
+  /** Removes `id` from the calls awaiting a result; false when it is not one of them. */
+  answer(id: string): boolean {
+    if (this.many) return this.many.delete(id);
+    const few = this.few;
+    for (let index = 0; index < this.count; index += 1) {
+      if (few[index] === id) {
+        this.count -= 1;
+        few[index] = few[this.count] as string;
         return true;
       }
     }
     return false;
-  };
+  }
+}
+
+/** Answers a pending call with each result among `parts`; false at a result that answers none. */
+function answerResults(parts: readonly Part[], pending: PendingCalls): boolean {
+  for (let index = 0; index < parts.length; index += 1) {
+    const part = parts[index] as Part;
+    if (part.type === 'tool-result' && !pending.answer(part.toolCallId)) return false;
+  }
+  return true;
+}
+
+/** Adds each call among `parts` to the pending calls; false at an id called twice. */
+function addCalls(parts: readonly Part[], pending: PendingCalls): boolean {
+  for (let index = 0; index < parts.length; index += 1) {
+    const part = parts[index] as Part;
+    if (part.type === 'tool-call' && !pending.add(part.toolCallId)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether every tool call is followed, in the result messages right after it, by exactly
+ * one result, and no result stands anywhere else. One indexed pass over the messages; the
+ * calls awaiting a result sit in one reused array (a message rarely has more than a few),
+ * so no set, array or iterator is made per message. The loops over a message's parts are
+ * functions of their own: as inner loops of this one, V8 compiled them on stack
+ * replacement and deoptimized each time one ended (thousands of times over a 10,000-message
+ * history, `--trace-deopt`).
+ */
+export function hasValidToolPairs(messages: readonly Message[]): boolean {
+  const pending = new PendingCalls();
   for (let at = 0; at < messages.length; at += 1) {
     const message = messages[at] as Message;
     const parts = message.parts;
     if (carriesResults(message)) {
-      for (let index = 0; index < parts.length; index += 1) {
-        const part = parts[index] as Part;
-        if (part.type === 'tool-result' && !answer(part.toolCallId)) return false;
-      }
+      if (!answerResults(parts, pending)) return false;
       continue;
     }
-    if (count > 0 || (many !== undefined && many.size > 0)) return false;
-    many = undefined;
-    for (let index = 0; index < parts.length; index += 1) {
-      const part = parts[index] as Part;
-      if (part.type !== 'tool-call') continue;
-      const id = part.toolCallId;
-      if (many) {
-        if (many.has(id)) return false;
-        many.add(id);
-        continue;
-      }
-      for (let known = 0; known < count; known += 1) if (pending[known] === id) return false;
-      pending[count] = id;
-      count += 1;
-      if (count > FEW_PENDING_CALLS) {
-        many = new Set(pending.slice(0, count));
-        count = 0;
-      }
-    }
+    if (!pending.isEmpty()) return false;
+    pending.reset();
     // A provider-executed tool's result sits in the assistant message with its call.
-    for (let index = 0; index < parts.length; index += 1) {
-      const part = parts[index] as Part;
-      if (part.type === 'tool-result' && !answer(part.toolCallId)) return false;
-    }
+    if (!addCalls(parts, pending) || !answerResults(parts, pending)) return false;
   }
-  return count === 0 && (many === undefined || many.size === 0);
+  return pending.isEmpty();
 }
 
 /**
