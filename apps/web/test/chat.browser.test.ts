@@ -40,7 +40,10 @@ type Shown = {
 };
 
 function readPage(page: Page): Promise<Shown> {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
+    // A message's dimming and the bar's fill are CSS transitions: read them once they ended,
+    // not mid-way (`getAnimations` flushes styles, so a transition just set off is included).
+    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
     const marker = document.querySelector<HTMLElement>('.compaction-marker');
     const bar = document.querySelector<HTMLElement>('.context-bar')!;
     const nodes = [...document.querySelectorAll<HTMLElement>('.history > .message, .history > .compaction-marker')];
