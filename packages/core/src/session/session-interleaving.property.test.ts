@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { faultyStore } from '../../test/faulty-store.js';
 import type { Message } from '../messages/types.js';
 import { memoryStore } from '../store/memory-store.js';
-import type { SessionRecord, SessionStore } from '../store/session-store.js';
+import type { SessionStore } from '../store/session-store.js';
 import { structuredSummarizer } from '../summarize/index.js';
 import type { Summarizer } from '../summarize/types.js';
 import { createTokenCache } from '../tokens/create-token-cache.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
+import { comparable } from './__fixtures__/comparable-record.js';
 import { createCompactionSession } from './create-compaction-session.js';
 import type { CompactionSession, HistorySource } from './types.js';
 
@@ -49,15 +50,6 @@ const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
 const text = (id: string, size: number) => `${id} ${'lorem ipsum dolor '.repeat(size)}`;
 const ids = (messages: readonly Message[]) => messages.map((message) => message.id);
 const overflow = () => new Error('prompt is too long: 2100000 tokens > 2000000 maximum');
-
-/** A record without what differs between two runs of the same decisions (the time a state was made, revisions). */
-function comparable(record: SessionRecord | undefined): unknown {
-  if (!record) return undefined;
-  const { revision: _revision, state, ...rest } = record;
-  if (!state) return rest;
-  const { createdAt: _createdAt, ...kept } = state;
-  return { ...rest, state: kept };
-}
 
 /** A memory store whose every operation first waits as `delays` says, in turn: not, a microtask, a timer of 0 or 1 ms. */
 function delayingStore(inner: SessionStore, delays: readonly number[]): SessionStore {

@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../messages/types.js';
 import { memoryStore } from '../store/memory-store.js';
-import type { SessionRecord, SessionStore } from '../store/session-store.js';
+import type { SessionStore } from '../store/session-store.js';
 import { createTokenCache } from '../tokens/create-token-cache.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
+import { comparable } from './__fixtures__/comparable-record.js';
 import { createCompactionSession } from './create-compaction-session.js';
 import type { CompactionSession, HistorySource, PreparedContext } from './types.js';
 
@@ -54,15 +55,6 @@ const opArbitrary = (edits: readonly ('edit-same-id' | 'edit-new-id' | 'remove' 
   );
 
 const text = (id: string, size: number, salt = '') => `${id}${salt} ${'lorem ipsum dolor '.repeat(size)}`;
-
-/** A record without what differs between two runs of the same decisions (the time a state was made, revisions). */
-function comparable(record: SessionRecord | undefined): unknown {
-  if (!record) return undefined;
-  const { revision: _revision, state, ...rest } = record;
-  if (!state) return rest;
-  const { createdAt: _createdAt, ...kept } = state;
-  return { ...rest, state: kept };
-}
 
 type Pair = { full: CompactionSession; source: CompactionSession };
 
