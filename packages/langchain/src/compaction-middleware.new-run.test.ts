@@ -1,9 +1,10 @@
-import { type CompactionEvent, type Message, type Summarizer, structuredSummarizer } from '@compaction/core';
+import type { CompactionEvent, Message, Summarizer } from '@compaction/core';
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from '@langchain/core/messages';
 import { MemorySaver, REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import { createAgent, fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { isSummaryMessage, pastConversation, prose, sentTokens, withoutSystem } from './__fixtures__/agent-fixtures.js';
+import { recordingSummarizer } from './__fixtures__/recording-summarizer.js';
 import { compactionMiddleware } from './compaction-middleware.js';
 
 const settings = { contextWindow: 8000, keepRecentTokens: 1500, reserveTokens: 1000 };
@@ -21,18 +22,6 @@ function reportingModel(answers: string[]) {
     });
   }
   return model;
-}
-
-/** The structured summarizer, recording the messages of every span it summarizes. */
-function recordingSummarizer(spans: Message[][]): Summarizer {
-  const structured = structuredSummarizer();
-  return {
-    name: structured.name,
-    summarize: (request) => {
-      spans.push([...request.messages]);
-      return structured.summarize(request);
-    },
-  };
 }
 
 function agentWith(

@@ -5,8 +5,6 @@ import {
   type Message,
   memoryStore,
   type SessionStore,
-  type Summarizer,
-  structuredSummarizer,
 } from '@compaction/core';
 import {
   AIMessage,
@@ -20,6 +18,7 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversation } from './__fixtures__/message-arbitraries.js';
+import { recordingSummarizer } from './__fixtures__/recording-summarizer.js';
 import { fromCoreContext } from './from-core-messages.js';
 import { assignMessageIds } from './message-ids.js';
 import { prepareGrown } from './prepare-grown.js';
@@ -300,18 +299,6 @@ const idEdits: { name: string; edit: (messages: BaseMessage[], at: number) => Ba
     ],
   },
 ];
-
-/** The structured summarizer, recording every span it is asked to summarize. */
-function recordingSummarizer(spans: Message[][]): Summarizer {
-  const structured = structuredSummarizer();
-  return {
-    name: structured.name,
-    summarize: (request) => {
-      spans.push([...request.messages]);
-      return structured.summarize(request);
-    },
-  };
-}
 
 function session(store: SessionStore, spans: Message[][]): CompactionSession {
   return createCompactionSession({
