@@ -2,9 +2,12 @@ import type { MastraDBMessage, MastraMessagePart } from '@mastra/core/agent/mess
 import fc from 'fast-check';
 
 const json = fc.jsonValue({ maxDepth: 2 });
+// Mastra messages are JSON data: storage hands them back parsed, so every object has Object's
+// prototype. fast-check 4 makes null-prototype records and dictionaries unless told not to, and a
+// recall (structuredClone) would turn those into plain objects: a difference no Mastra app sees.
 const partExtras = fc.record(
   { createdAt: fc.nat(), providerMetadata: fc.constant({ openai: { itemId: 'x' } }) },
-  { requiredKeys: [] },
+  { requiredKeys: [], noNullPrototype: true },
 );
 
 const textPart = fc
@@ -56,9 +59,9 @@ const envelope = fc.record(
     resourceId: fc.constant('r1'),
     type: fc.constant('v2'),
     content: fc.string(),
-    metadata: fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), json, { maxKeys: 2 }),
+    metadata: fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), json, { maxKeys: 2, noNullPrototype: true }),
   },
-  { requiredKeys: [] },
+  { requiredKeys: [], noNullPrototype: true },
 );
 
 const message = fc
