@@ -7,7 +7,7 @@ import { InvalidStateError } from '../errors/index.js';
 import type { Message } from '../messages/types.js';
 import { StoreError } from './errors/store-error.js';
 import { fileStore } from './file-store.js';
-import { type FileStoreWarning, HISTORY_FORMAT_LINE } from './history-file.js';
+import { appendHistoryFile, type FileStoreWarning, HISTORY_FORMAT_LINE } from './history-file.js';
 import type { SessionRecord } from './session-store.js';
 
 const message = (id: string, text = `text of ${id}`): Message => ({
@@ -220,6 +220,29 @@ describe('fileStore', () => {
     );
     const error = await rejection(store.loadRecord('s'));
     expect(error.message).toMatch(/state\.schema is 3, but this version of @compaction\/core reads schema 2 at most/);
+  });
+
+  it('refuses a history a newer release wrote, to read and to append, saying to upgrade and leaving the file as it was', async () => {
+    const file = join(dir, 's.history.jsonl');
+    // What a newer format might hold: lines that are no messages of this one, and a torn tail this one would cut off.
+    const text = `{"$history":3}\n{"id":"m1","role":"user","parts":[{"type":"text","text":0}],"$x":[0,0,5]}\nhello\n{"$commit":1}\n{"id":"m2"`;
+    await writeFile(file, text);
+    const store = open();
+    for (const attempt of [
+      () => store.loadHistory('s'),
+      () => store.loadHistory('s', { from: 1 }),
+      () => store.appendHistory('s', [message('m9')]),
+      // Below the store (which reads the history's length first): the append itself refuses before writing.
+      () => appendHistoryFile(file, [JSON.stringify(message('m9'))], (warning) => warnings.push(warning)),
+    ]) {
+      const error = await rejection(attempt());
+      expect(error.source).toBe(file);
+      expect(error.message).toContain('in format 3, written by a newer release of @compaction/core');
+      expect(error.message).toContain('Upgrade @compaction/core');
+      expect(error.message).not.toMatch(/Repair or delete/);
+    }
+    expect(await readFile(file, 'utf8')).toBe(text);
+    expect(warnings).toEqual([]);
   });
 
   it('refuses a corrupt line in the middle of the history with its line number', async () => {

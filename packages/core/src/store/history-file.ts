@@ -1,6 +1,12 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import type { Message } from '../messages/types.js';
-import { COMMIT_LINE, commitLine, HISTORY_FORMAT_LINE } from './history-format.js';
+import {
+  COMMIT_LINE,
+  commitLine,
+  HISTORY_FORMAT_LINE,
+  newerHistoryFormat,
+  newerHistoryFormatError,
+} from './history-format.js';
 import { parseHistoryFile } from './parse-history-file.js';
 import { type FileVersion, readWholeFile } from './read-whole-file.js';
 
@@ -75,11 +81,18 @@ async function lastLine(handle: FileHandle, size: number): Promise<string> {
   return buffer.toString('utf8').replace(/\n$/, '');
 }
 
-/** Whether the file starts with {@link HISTORY_FORMAT_LINE}. */
-async function hasCommits(handle: FileHandle): Promise<boolean> {
-  const buffer = Buffer.alloc(HISTORY_FORMAT_LINE.length + 1);
+/** The longest first line looked at as a format line: `{"$history":n}` with n of up to 64 digits. */
+const FORMAT_LINE_BYTES = 80;
+
+/**
+ * The file's first line when it is complete (ends with a newline) within its
+ * first {@link FORMAT_LINE_BYTES} bytes, as format lines are; undefined otherwise.
+ */
+async function firstShortLine(handle: FileHandle): Promise<string | undefined> {
+  const buffer = Buffer.alloc(FORMAT_LINE_BYTES);
   const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-  return buffer.subarray(0, bytesRead).toString('utf8') === `${HISTORY_FORMAT_LINE}\n`;
+  const newline = buffer.subarray(0, bytesRead).indexOf(NEWLINE);
+  return newline === -1 ? undefined : buffer.toString('utf8', 0, newline);
 }
 
 async function readByte(handle: FileHandle, position: number): Promise<number | undefined> {
@@ -109,6 +122,9 @@ async function lineStartBefore(handle: FileHandle, end: number): Promise<number>
  * lines of a cut-short append, or a torn line) is cut off first, so it never
  * joins the history; committed lines are never touched. A file written before
  * commit lines keeps its format (only a torn last line is cut off).
+ *
+ * @throws InvalidStateError, before anything is written, for a file whose first
+ *   line is the format line of a newer release (see `newerHistoryFormat`).
  */
 export async function appendHistoryFile(
   file: string,
@@ -124,7 +140,11 @@ export async function appendHistoryFile(
       await handle.datasync();
       return;
     }
-    if (await hasCommits(handle)) {
+    const first = await firstShortLine(handle);
+    // A file a newer release wrote: appending lines of this format would make them garbage to it.
+    const newer = first === undefined ? undefined : newerHistoryFormat(first);
+    if (newer !== undefined) throw newerHistoryFormatError(file, newer);
+    if (first === HISTORY_FORMAT_LINE) {
       // The usual case ends in a commit line; anything else is what a crash left: cut it off.
       const last = await lastLine(handle, size);
       const tailIsComplete = (await readByte(handle, size - 1)) === NEWLINE;

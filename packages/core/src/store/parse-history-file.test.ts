@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { InvalidStateError } from '../errors/invalid-state-error.js';
 import type { Message } from '../messages/types.js';
 import { decodeMessage } from './codec/decode-message.js';
 import { encodeValue } from './codec/encode-value.js';
 import { type FileStoreWarning, readHistoryFile } from './history-file.js';
-import { COMMIT_LINE, HISTORY_FORMAT_LINE } from './history-format.js';
+import { COMMIT_LINE, HISTORY_FORMAT_LINE, newerHistoryFormatError } from './history-format.js';
 import { parseHistoryFile } from './parse-history-file.js';
 
 const FILE = '/sessions/s.history.jsonl';
@@ -19,6 +20,9 @@ const FILE = '/sessions/s.history.jsonl';
 function lineByLine(text: string, warn: (warning: FileStoreWarning) => void): Message[] {
   const lines = text.split('\n');
   const tail = lines.pop() ?? '';
+  // A complete first line naming a format above 2 is a newer release's file: refused before anything else.
+  const format = /^\{"\$history":(\d+)\}$/.exec(lines[0] ?? '');
+  if (format && Number(format[1]) > 2) throw newerHistoryFormatError(FILE, format[1] as string);
   if (tail !== '') {
     warn({
       file: FILE,
@@ -108,6 +112,9 @@ const anyLine = fc.oneof(
       '{"$commit":3} ',
       ' {"$commit":3}',
       '{"$history":1}',
+      '{"$history":3}',
+      '{"$history":02}',
+      '{"$history":2 }',
       '{"$c":"nope","v":"x"}',
       '{"$c":"date","v":1}',
       '{"$',
@@ -119,10 +126,16 @@ const anyLine = fc.oneof(
   { weight: 1, arbitrary: messageLine.map((text) => `${text}\r`) },
 );
 
-/** A file: maybe the format line, lines, and maybe an unterminated tail cut from a line at a character boundary. */
+/** The format line of a newer release than this one: `{"$history":n}`, n above 2. */
+const newerFormatLine = fc
+  .oneof(fc.integer({ min: 3, max: 12 }), fc.integer({ min: 3 }), fc.bigInt({ min: 10n ** 20n, max: 10n ** 40n }))
+  .map((format) => `{"$history":${format}}`);
+
+/** A file: maybe a format line (this release's, or now and then a newer one's), lines, and maybe an unterminated tail cut from a line at a character boundary. */
 const historyFile = fc
   .record({
     formatted: fc.boolean(),
+    newer: fc.oneof({ weight: 7, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: newerFormatLine }),
     lines: fc.array(anyLine, { maxLength: 12 }),
     tail: fc.option(
       fc.tuple(messageLine, fc.nat()).map(([text, cut]) => [...text].slice(0, 1 + (cut % text.length)).join('')),
@@ -130,8 +143,10 @@ const historyFile = fc
     ),
   })
   .map(
-    ({ formatted, lines, tail }) =>
-      [...(formatted ? [HISTORY_FORMAT_LINE] : []), ...lines].map((text) => `${text}\n`).join('') + (tail ?? ''),
+    ({ formatted, newer, lines, tail }) =>
+      [...(newer !== undefined ? [newer] : formatted ? [HISTORY_FORMAT_LINE] : []), ...lines]
+        .map((text) => `${text}\n`)
+        .join('') + (tail ?? ''),
   );
 
 describe('parseHistoryFile', () => {
@@ -203,6 +218,43 @@ describe('parseHistoryFile', () => {
     const good = Array.from({ length: 10_000 }, (_, index) => line({ id: `m${index}`, role: 'user', parts: [] }));
     const text = `${HISTORY_FORMAT_LINE}\n${good.join('\n')}\n{"id":"bad","role":"user","parts":[{"type":"text","text":1}]}\n{"$commit":10001}\n`;
     expect(() => parseHistoryFile(Buffer.from(text), FILE, () => {})).toThrow(`${FILE}: line 10002 is not a message`);
+  });
+});
+
+describe('a history file a newer release wrote', () => {
+  it('is refused whatever follows its format line and from whatever message, saying to upgrade, with no warning', () => {
+    fc.assert(
+      fc.property(newerFormatLine, historyFile, fc.nat({ max: 14 }), (first, rest, from) => {
+        const format = /\d+/.exec(first)?.[0] as string;
+        const warnings: FileStoreWarning[] = [];
+        let thrown: unknown;
+        try {
+          parseHistoryFile(Buffer.from(`${first}\n${rest}`, 'utf8'), FILE, (warning) => warnings.push(warning), from);
+        } catch (error) {
+          thrown = error;
+        }
+        expect(InvalidStateError.isInstance(thrown)).toBe(true);
+        expect((thrown as InvalidStateError).source).toBe(FILE);
+        expect((thrown as Error).message).toContain(`in format ${format}, written by a newer release`);
+        expect((thrown as Error).message).toContain('Upgrade @compaction/core');
+        expect(warnings).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is told from files of this release and earlier ones, which load as before', () => {
+    const body = `${line({ id: 'm1', role: 'user', parts: [] })}\n{"$commit":1}\n`;
+    // Format 2 (commit lines) and a file with no format line (format 1) load.
+    expect(parseHistoryFile(Buffer.from(`${HISTORY_FORMAT_LINE}\n${body}`), FILE, () => {}).length).toBe(1);
+    expect(parseHistoryFile(Buffer.from(body), FILE, () => {}).length).toBe(1);
+    // A first line that only looks like a format line is a line like any other: not a message.
+    for (const first of ['{"$history":1}', '{"$history":0}', '{"$history":3} ', '{"$history":-3}', '{"$history":"3"}'])
+      expect(() => parseHistoryFile(Buffer.from(`${first}\n${body}`), FILE, () => {})).toThrow(
+        `${FILE}: line 1 is not`,
+      );
+    // A torn first line is an interrupted first append, whatever it names.
+    expect(parseHistoryFile(Buffer.from('{"$history":3}'), FILE, () => {})).toEqual({ messages: [], length: 0 });
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Message } from '../messages/types.js';
 import { decodeMessageAt } from './codec/decode-message.js';
 import type { FileStoreWarning } from './history-file.js';
-import { COMMIT_LINE, HISTORY_FORMAT_LINE } from './history-format.js';
+import { COMMIT_LINE, HISTORY_FORMAT_LINE, newerHistoryFormat, newerHistoryFormatError } from './history-format.js';
 
 const NEWLINE = 0x0a;
 const OPEN_BRACE = 0x7b;
@@ -31,7 +31,9 @@ const DOLLAR = 0x24;
  *   database reads only the rows asked for. @default 0
  * @returns The messages from `from` on, and the length of the whole history.
  * @throws InvalidStateError naming the file and line: a line from `from` on
- *   that is no JSON, or JSON that is no message.
+ *   that is no JSON, or JSON that is no message; naming the file and saying to
+ *   upgrade: a file whose first line is the format line of a newer release
+ *   (`{"$history":n}`, n above `HISTORY_FORMAT`).
  */
 export function parseHistoryFile(
   data: Uint8Array,
@@ -52,6 +54,11 @@ export function parseHistoryFile(
     return bytes[start] === OPEN_BRACE && bytes[start + 1] === QUOTE && bytes[start + 2] === DOLLAR;
   };
 
+  // A file a newer release wrote is refused before anything is read from it (its lines may mean other things).
+  const firstLine = count > 0 && opensWithDollarKey(0) ? textOf(0) : undefined;
+  const newer = firstLine === undefined ? undefined : newerHistoryFormat(firstLine);
+  if (newer !== undefined) throw newerHistoryFormatError(file, newer);
+
   const tailStart = startOf(count);
   if (tailStart < bytes.length) {
     warn({
@@ -63,7 +70,7 @@ export function parseHistoryFile(
   }
 
   let end = count;
-  if (count > 0 && opensWithDollarKey(0) && textOf(0) === HISTORY_FORMAT_LINE) {
+  if (firstLine === HISTORY_FORMAT_LINE) {
     let committed = 0;
     for (let index = count - 1; index > 0; index -= 1) {
       if (opensWithDollarKey(index) && COMMIT_LINE.test(textOf(index))) {
