@@ -1,10 +1,18 @@
 import { contentFingerprint } from '@compaction/core/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { COMMON_SHAPES, commonShapesPromptArbitrary } from './__fixtures__/common-shapes.js';
 import { promptArbitrary } from './__fixtures__/prompt-arbitraries.js';
 import { deepCopy, resent } from './__fixtures__/prompt-copies.js';
 import type { PromptMessage, ProviderPrompt } from './ai-sdk-types.js';
-import { countResentMessages, keepSent, lastUserIndex, rememberSent, sentMessages } from './count-resent-messages.js';
+import {
+  COMMON_CODES,
+  countResentMessages,
+  keepSent,
+  lastUserIndex,
+  rememberSent,
+  sentMessages,
+} from './count-resent-messages.js';
 import { keepOriginalsFrom, sentMessageAt } from './sent-messages.js';
 
 const count = (incoming: readonly object[], known: readonly object[]) =>
@@ -274,14 +282,6 @@ describe('countResentMessages', () => {
   }, 120_000);
 
   it('property: an edit of one field of an old message or part, every other value the very same object, is seen', () => {
-    // A re-sent prompt shares every value, so the identity checks alone decide: each field they
-    // read (a tool name, providerExecuted, options added or taken away, a part's type, the role)
-    // must be read. Every field of every message and part is tried with every replacement. Only
-    // the spec's keys are edited or added (others are not read in old messages, by design).
-    const replacements: unknown[] = [
-      ...['read', 'bash', 'search', 'edited', 'text', 'reasoning', 'tool-call', 'tool-result', 'file'],
-      ...['user', 'assistant', 'tool', 'system', true, false, undefined, 0, null, { acme: { cache: true } }],
-    ];
     // Also with more parts a message than the packed code describes (kept value by value).
     const widened = (prompt: ProviderPrompt): ProviderPrompt =>
       prompt.map((message) =>
@@ -291,33 +291,23 @@ describe('countResentMessages', () => {
       );
     fc.assert(
       fc.property(promptArbitrary, fc.boolean(), (generated, wide) => {
-        const known = wide ? widened(generated) : generated;
-        const sent = sentMessages(known);
-        for (let index = 0; index < known.length; index += 1) {
-          const original = known[index] as unknown as Record<string, unknown>;
-          const parts = Array.isArray(original.content) ? (original.content as Record<string, unknown>[]) : [];
-          for (let target = -1; target < parts.length; target += 1) {
-            const fields = target < 0 ? ['role', 'providerOptions'] : Object.keys(parts[target]!);
-            if (target >= 0)
-              fields.push('providerOptions', ...(parts[target]!.type === 'tool-call' ? ['providerExecuted'] : []));
-            for (const field of fields) {
-              for (const value of replacements) {
-                const incoming = resent(known);
-                const message = incoming[index] as unknown as Record<string, unknown>;
-                const edited = target < 0 ? message : (message.content as Record<string, unknown>[])[target]!;
-                edited[field] = value;
-                const firstDifferent = incoming.findIndex(
-                  (each, at) => contentFingerprint(each) !== contentFingerprint(known[at]),
-                );
-                expect(countResentMessages(incoming, 0, incoming.length, sent)).toBe(
-                  firstDifferent < 0 ? incoming.length : firstDifferent,
-                );
-              }
-            }
-          }
-        }
+        expectEveryFieldEditSeen(wide ? widened(generated) : generated);
       }),
       { numRuns: 40 },
+    );
+  }, 120_000);
+
+  it('property: the same over the shapes checked whole (one text, one tool call or result, a text and a call)', () => {
+    for (const [name, code] of Object.entries(COMMON_CODES)) {
+      const message = COMMON_SHAPES[name as keyof typeof COMMON_CODES];
+      expect(sentMessages([message]).table[0], name).toBe(code);
+    }
+    fc.assert(
+      fc.property(commonShapesPromptArbitrary, (known) => {
+        expectEveryFieldEditSeen(known);
+        expect(countResentMessages(resent(known), 0, known.length, sentMessages(known))).toBe(known.length);
+      }),
+      { numRuns: 60 },
     );
   }, 120_000);
 
@@ -342,3 +332,42 @@ describe('countResentMessages', () => {
     );
   }, 120_000);
 });
+
+/**
+ * Each field of each message and part of `known` (the spec's keys, and `providerOptions` /
+ * `providerExecuted` added) replaced in turn, in a re-sent prompt that shares every other
+ * value: the count stops where the content ids first differ. A re-sent prompt shares every
+ * value, so the identity checks alone decide: each field they read (a tool name,
+ * providerExecuted, options added or taken away, a part's type, the role) must be read. Only
+ * the spec's keys are edited or added (others are not read in old messages, by design).
+ */
+function expectEveryFieldEditSeen(known: ProviderPrompt): void {
+  const replacements: unknown[] = [
+    ...['read', 'bash', 'search', 'edited', 'text', 'reasoning', 'tool-call', 'tool-result', 'file'],
+    ...['user', 'assistant', 'tool', 'system', true, false, undefined, 0, null, { acme: { cache: true } }],
+  ];
+  const sent = sentMessages(known);
+  for (let index = 0; index < known.length; index += 1) {
+    const original = known[index] as unknown as Record<string, unknown>;
+    const parts = Array.isArray(original.content) ? (original.content as Record<string, unknown>[]) : [];
+    for (let target = -1; target < parts.length; target += 1) {
+      const fields = target < 0 ? ['role', 'providerOptions'] : Object.keys(parts[target]!);
+      if (target >= 0)
+        fields.push('providerOptions', ...(parts[target]!.type === 'tool-call' ? ['providerExecuted'] : []));
+      for (const field of fields) {
+        for (const value of replacements) {
+          const incoming = resent(known);
+          const message = incoming[index] as unknown as Record<string, unknown>;
+          const edited = target < 0 ? message : (message.content as Record<string, unknown>[])[target]!;
+          edited[field] = value;
+          const firstDifferent = incoming.findIndex(
+            (each, at) => contentFingerprint(each) !== contentFingerprint(known[at]),
+          );
+          expect(countResentMessages(incoming, 0, incoming.length, sent)).toBe(
+            firstDifferent < 0 ? incoming.length : firstDifferent,
+          );
+        }
+      }
+    }
+  }
+}

@@ -60,6 +60,27 @@ export function countResentMessages(incoming: readonly object[], from: number, t
   return same;
 }
 
+/**
+ * The shape codes {@link countResentMessages} checks whole, without decoding their fields
+ * (written there as literals: a constant read from a module is a load in the loop). They
+ * follow from `sent-messages.ts`'s layout: role bits 0–1, part count bits 3–5, each part's
+ * kind from bit 6 (6 bits a part); no provider options, `providerExecuted` not set.
+ */
+export const COMMON_CODES = {
+  /** A system message, one text part: role 0, one part, kind text. */
+  systemText: 8,
+  /** A user message, one text part: role 1, one part, kind text. */
+  userText: 9,
+  /** An assistant message, one text part: role 2, one part, kind text. */
+  assistantText: 10,
+  /** An assistant message, one tool call: role 2, one part, kind tool call (2 << 6). */
+  toolCall: 138,
+  /** A tool message, one tool result: role 3, one part, kind tool result (3 << 6). */
+  toolResult: 203,
+  /** An assistant message, a text part then a tool call: role 2, two parts, kinds text and tool call (2 << 12). */
+  textThenToolCall: 8210,
+} as const;
+
 /** Where the values after the messages {@link countSameValues} counted start in `refs`. */
 let scannedTo = 0;
 
@@ -98,73 +119,155 @@ function countSameValues(incoming: readonly object[], from: number, older: numbe
         const message = incoming[from + count] as Fields;
         const code = table[count * STRIDE]!;
         let next = -1;
-        // The code's fields as literals (sent-messages.ts: role bits 0–1, message options bit 2,
-        // part count bits 3–5, then 6 bits a part: kind 0–2, options bit 3, providerExecuted 4–5).
-        // One pass (a loop only to be left with `break identical` at the first difference).
-        identical: for (;;) {
-          const parts = (code >>> 3) & 7;
-          if (parts === 7) {
-            next = identicalValues(message, refs, at); // GENERIC
+        // The shapes of nearly every message of a conversation, whole: one text part, one tool
+        // call or result, a text and a tool call, no provider options. Their codes are known
+        // (COMMON_CODES, checked against sentMessages by a test), so each is a few identity
+        // checks in a row, no field decoded; any other code is decoded field by field.
+        switch (code) {
+          case 9: // user, one text part
+          case 10: // assistant, one text part
+          case 8: {
+            // system, one text part
+            const content = message.content as readonly Fields[];
+            const part = content[0] as Fields;
+            if (
+              message.role === (code === 9 ? 'user' : code === 10 ? 'assistant' : 'system') &&
+              message.providerOptions === undefined &&
+              content.length === 1 &&
+              part.type === 'text' &&
+              part.providerOptions === undefined &&
+              part.text === refs[at]
+            )
+              next = at + 1;
             break;
           }
-          const role = code & 3;
-          if (message.role !== (role === 1 ? 'user' : role === 2 ? 'assistant' : role === 3 ? 'tool' : 'system')) break;
-          let ref = at;
-          if (code & 4) {
-            if (message.providerOptions !== refs[ref]) break;
-            ref += 1;
-          } else if (message.providerOptions !== undefined) break;
-          const content = message.content as readonly unknown[];
-          if (parts === 5) {
-            // STRING_CONTENT
-            if (content === refs[ref]) next = ref + 1;
+          case 203: {
+            // tool, one tool result
+            const content = message.content as readonly Fields[];
+            const part = content[0] as Fields;
+            if (
+              message.role === 'tool' &&
+              message.providerOptions === undefined &&
+              content.length === 1 &&
+              part.type === 'tool-result' &&
+              part.providerOptions === undefined &&
+              part.toolCallId === refs[at] &&
+              part.output === refs[at + 1] &&
+              part.toolName === names[(table[count * STRIDE + 1]! & 255) - 1]
+            )
+              next = at + 2;
             break;
           }
-          // (String content under a parts code: its characters have no `type`, so a part check fails.)
-          if (content.length !== parts) break;
-          const toolNames = table[count * STRIDE + 1]!;
-          for (let index = 0; index < parts; index += 1) {
-            const part = content[index] as Fields;
-            const bits = code >>> (6 + 6 * index);
-            if (bits & 8) {
-              if (part.providerOptions !== refs[ref]) break identical;
-              ref += 1;
-            } else if (part.providerOptions !== undefined) break identical;
-            const kind = bits & 7;
-            if (kind === 0) {
-              if (part.type !== 'text' || part.text !== refs[ref]) break identical;
-              ref += 1;
-            } else if (kind === 3) {
-              if (
-                part.type !== 'tool-result' ||
-                part.toolCallId !== refs[ref] ||
-                part.output !== refs[ref + 1] ||
-                part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1]
-              )
-                break identical;
-              ref += 2;
-            } else if (kind === 2) {
-              const executed = (bits >>> 4) & 3;
-              if (
-                part.type !== 'tool-call' ||
-                part.toolCallId !== refs[ref] ||
-                part.input !== refs[ref + 1] ||
-                part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1] ||
-                part.providerExecuted !== (executed === 0 ? undefined : executed === 1)
-              )
-                break identical;
-              ref += 2;
-            } else if (kind === 1) {
-              if (part.type !== 'reasoning' || part.text !== refs[ref]) break identical;
-              ref += 1;
-            } else {
-              // OTHER (files, custom parts, …: another object each call, matchPacked)
-              if (part !== refs[ref]) break identical;
-              ref += 1;
+          case 138: {
+            // assistant, one tool call (`providerExecuted` not set)
+            const content = message.content as readonly Fields[];
+            const part = content[0] as Fields;
+            if (
+              message.role === 'assistant' &&
+              message.providerOptions === undefined &&
+              content.length === 1 &&
+              part.type === 'tool-call' &&
+              part.providerOptions === undefined &&
+              part.providerExecuted === undefined &&
+              part.toolCallId === refs[at] &&
+              part.input === refs[at + 1] &&
+              part.toolName === names[(table[count * STRIDE + 1]! & 255) - 1]
+            )
+              next = at + 2;
+            break;
+          }
+          case 8210: {
+            // assistant, a text part then a tool call (`providerExecuted` not set)
+            const content = message.content as readonly Fields[];
+            const text = content[0] as Fields;
+            const call = content[1] as Fields;
+            if (
+              message.role === 'assistant' &&
+              message.providerOptions === undefined &&
+              content.length === 2 &&
+              text.type === 'text' &&
+              text.providerOptions === undefined &&
+              text.text === refs[at] &&
+              call.type === 'tool-call' &&
+              call.providerOptions === undefined &&
+              call.providerExecuted === undefined &&
+              call.toolCallId === refs[at + 1] &&
+              call.input === refs[at + 2] &&
+              call.toolName === names[((table[count * STRIDE + 1]! >>> 8) & 255) - 1]
+            )
+              next = at + 3;
+            break;
+          }
+          default:
+            // The code's fields as literals (sent-messages.ts: role bits 0–1, message options bit 2,
+            // part count bits 3–5, then 6 bits a part: kind 0–2, options bit 3, providerExecuted 4–5).
+            // One pass (a loop only to be left with `break identical` at the first difference).
+            identical: for (;;) {
+              const parts = (code >>> 3) & 7;
+              if (parts === 7) {
+                next = identicalValues(message, refs, at); // GENERIC
+                break;
+              }
+              const role = code & 3;
+              if (message.role !== (role === 1 ? 'user' : role === 2 ? 'assistant' : role === 3 ? 'tool' : 'system'))
+                break;
+              let ref = at;
+              if (code & 4) {
+                if (message.providerOptions !== refs[ref]) break;
+                ref += 1;
+              } else if (message.providerOptions !== undefined) break;
+              const content = message.content as readonly unknown[];
+              if (parts === 5) {
+                // STRING_CONTENT
+                if (content === refs[ref]) next = ref + 1;
+                break;
+              }
+              // (String content under a parts code: its characters have no `type`, so a part check fails.)
+              if (content.length !== parts) break;
+              const toolNames = table[count * STRIDE + 1]!;
+              for (let index = 0; index < parts; index += 1) {
+                const part = content[index] as Fields;
+                const bits = code >>> (6 + 6 * index);
+                if (bits & 8) {
+                  if (part.providerOptions !== refs[ref]) break identical;
+                  ref += 1;
+                } else if (part.providerOptions !== undefined) break identical;
+                const kind = bits & 7;
+                if (kind === 0) {
+                  if (part.type !== 'text' || part.text !== refs[ref]) break identical;
+                  ref += 1;
+                } else if (kind === 3) {
+                  if (
+                    part.type !== 'tool-result' ||
+                    part.toolCallId !== refs[ref] ||
+                    part.output !== refs[ref + 1] ||
+                    part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1]
+                  )
+                    break identical;
+                  ref += 2;
+                } else if (kind === 2) {
+                  const executed = (bits >>> 4) & 3;
+                  if (
+                    part.type !== 'tool-call' ||
+                    part.toolCallId !== refs[ref] ||
+                    part.input !== refs[ref + 1] ||
+                    part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1] ||
+                    part.providerExecuted !== (executed === 0 ? undefined : executed === 1)
+                  )
+                    break identical;
+                  ref += 2;
+                } else if (kind === 1) {
+                  if (part.type !== 'reasoning' || part.text !== refs[ref]) break identical;
+                  ref += 1;
+                } else {
+                  // OTHER (files, custom parts, …: another object each call, matchPacked)
+                  if (part !== refs[ref]) break identical;
+                  ref += 1;
+                }
+              }
+              next = ref;
+              break;
             }
-          }
-          next = ref;
-          break;
         }
         if (next < 0) next = matchPacked(message, sent, count, at);
         if (next < 0) break scan;
