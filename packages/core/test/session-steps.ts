@@ -77,7 +77,9 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
       kind: fc.constant('usage' as const),
       ratio: fc.double({ min: 0.5, max: 1.6, noNaN: true }),
       offset: fc.nat({ max: 3_000 }),
-      overflow: fc.boolean().map((b) => b && Math.random() < 0.2),
+      // One report in ten is an overflow, drawn from fast-check's seed (a Math.random() here made a
+      // failing seed replay other steps, and shrinking chase a moving target).
+      overflow: fc.noBias(fc.integer({ min: 0, max: 9 })).map((draw) => draw === 0),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('compact' as const) }) },
