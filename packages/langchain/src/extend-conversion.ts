@@ -15,9 +15,10 @@ export type Conversion<From, To> = {
    */
   released?: number;
   /**
-   * The ids of the first `ids.length` messages of `source` (`message.id`, undefined for a
-   * message without its own), kept by `releaseConversion` so that a restored thread is
-   * matched by id without reading the objects it replaces.
+   * The ids of the first `ids.length` messages of `source` (`message.id` when it is a
+   * non-empty string, else undefined: a message without an id of its own), kept by
+   * `releaseConversion` so that a restored thread is matched by id without reading the
+   * objects it replaces.
    * @default undefined
    */
   ids?: (string | undefined)[];

@@ -26,7 +26,9 @@ export function releaseConversion(conversion: Conversion<BaseMessage, Message>):
   for (let index = ids.length; index < source.length; index += 1) {
     const message = source[index]!;
     classes[index] = messageClassCode(message.constructor);
-    ids.push(message.id);
+    // Only an id of its own is kept (a restored message is matched to it by `===` alone); undefined matches nothing.
+    const id = message.id;
+    ids.push(typeof id === 'string' && id.length > 0 ? id : undefined);
   }
   conversion.classes = classes;
   conversion.released = source.length;

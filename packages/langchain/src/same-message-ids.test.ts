@@ -1,5 +1,6 @@
 import { InvalidMessageError } from '@compaction/core';
 import { AIMessage, FunctionMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { releaseConversion } from './held-conversion.js';
 import { messageClassCode, UNKNOWN_CLASS_CODE } from './message-class-code.js';
@@ -43,6 +44,67 @@ describe('sameMessageIds', () => {
     const legacy = new FunctionMessage({ id: 't', name: 'read', content: 'the file' });
     expect(() => extendToCore(conversion, [q!, a!, legacy])).toThrow(InvalidMessageError);
   });
+
+  it('takes restored ids only when each is the very id it replaces, whatever the ids are (generated)', () => {
+    // Ids of any UTF-16 content and length, as a checkpointer gives them back: new strings of the same characters.
+    const id = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 40 }),
+      fc.string({ minLength: 1, maxLength: 40, unit: 'binary' }),
+    );
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(id, { minLength: 1, maxLength: 20 }),
+        fc.nat(),
+        fc.oneof(
+          id.map((other) => ({ kind: 'other' as const, other })),
+          fc.constant({ kind: 'dropped' as const }),
+          fc.constant({ kind: 'empty' as const }),
+          fc.constant({ kind: 'none' as const }),
+        ),
+        (ids, at, change) => {
+          const messages = ids.map((value) => new HumanMessage({ id: value, content: 'x' }));
+          const conversion = extendToCore(undefined, messages);
+          releaseConversion(conversion);
+          const { ids: keptIds, classes } = conversion;
+          const restored = () =>
+            ids.map((value) => new HumanMessage({ id: JSON.parse(JSON.stringify(value)), content: 'x' }));
+          expect(sameMessageIds(keptIds!, classes!, restored())).toBe(true);
+          const index = at % ids.length;
+          const changed = restored();
+          if (change.kind === 'other') {
+            fc.pre(change.other !== ids[index]);
+            changed[index] = new HumanMessage({ id: change.other, content: 'x' });
+          } else if (change.kind === 'dropped') changed.splice(index, 1);
+          else changed[index] = new HumanMessage({ ...(change.kind === 'empty' ? { id: '' } : {}), content: 'x' });
+          expect(sameMessageIds(keptIds!, classes!, changed)).toBe(false);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  }, 60_000);
+
+  it('never takes over a kept message that had no id of its own (none, or empty), even restored alike (generated)', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.string({ minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 12 }),
+        fc.nat(),
+        fc.constantFrom(undefined, ''),
+        (ids, at, missing) => {
+          const index = at % ids.length;
+          const thread = () =>
+            ids.map((value, position) =>
+              position === index && missing === undefined
+                ? new HumanMessage({ content: 'x' })
+                : new HumanMessage({ id: position === index ? '' : value, content: 'x' }),
+            );
+          const conversion = extendToCore(undefined, thread());
+          releaseConversion(conversion);
+          expect(sameMessageIds(conversion.ids!, conversion.classes!, thread())).toBe(false);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  }, 60_000);
 
   it('codes a class by one byte, the same class always alike', () => {
     expect(messageClassCode(HumanMessage)).toBe(messageClassCode(HumanMessage));
