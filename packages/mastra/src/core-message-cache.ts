@@ -2,8 +2,9 @@ import type { HistorySource, Message } from '@compaction/core';
 import { nextContentId } from '@compaction/core/internal';
 import type { MastraDBMessage } from '@mastra/core/agent/message-list';
 import { messageToCore } from './message-to-core.js';
+import { WITNESS_WORDS, writeMessageWitness } from './message-witness.js';
 import { hasToolOutput } from './part-to-core.js';
-import { sameRecalledMessage } from './same-recalled-message.js';
+import { matchesWitness } from './same-recalled-message.js';
 
 /** See {@link coreMessageCache}. */
 export type CoreMessageCache = {
@@ -62,7 +63,7 @@ export type CoreMessageCache = {
  * A new run whose `Memory` recalled the thread from storage hands in new objects for every
  * message. Where the cache let go of the core messages (`release`: the session held them
  * counted), a recalled message with the id and shape of the one it replaces
- * ({@link sameRecalledMessage}: no text read) takes its place and is not converted: the
+ * (`sameRecalledMessage`: no text read) takes its place and is not converted: the
  * source says the prefix is unchanged, so core neither converts it nor compares its ids. Core
  * reads those messages only when it loads them, and then they are converted from the recalled
  * objects, as a fresh conversion would (an edit under the same id to the same size is read
@@ -99,6 +100,12 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
   let shapedFrom = 0;
   /** After source `i`, how many core messages there are. */
   let ends = new Int32Array(16);
+  /**
+   * Source `i`'s witness as it was converted (`writeMessageWitness`, {@link WITNESS_WORDS} words
+   * from `i * WITNESS_WORDS`), so a recalled copy is compared without reading the converted
+   * message again (only its id). Message ids only: with content ids nothing is let go of.
+   */
+  let witnesses = ids === 'message' ? new Int32Array(ends.length * WITNESS_WORDS) : undefined;
   /** How many sources `ends` describes. */
   let endCount = 0;
   /** The last source handed out (the next one says what it kept of it). */
@@ -115,8 +122,8 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
     while (same < recent && sources[same] === messages[same]) same += 1;
     // Messages whose core messages were let go (the session held them counted) may come back as
     // recalled copies: matched by id and shape, not converted (see `sameRecalledMessage`).
-    if (ids === 'message' && same < generation.baseSources)
-      same = adoptRecalled(sources, messages, same, Math.min(recent, generation.baseSources));
+    if (witnesses && same < generation.baseSources)
+      same = adoptRecalled(sources, witnesses, messages, same, Math.min(recent, generation.baseSources));
     for (const at of pendingAt) {
       if (at >= same) break;
       if (!sameShape(shapes.get(at), messages[at]!)) {
@@ -163,7 +170,13 @@ export function coreMessageCache(ids: 'message' | 'content'): CoreMessageCache {
         const grown = new Int32Array(ends.length * 2);
         grown.set(ends);
         ends = grown;
+        if (witnesses) {
+          const more = new Int32Array(grown.length * WITNESS_WORDS);
+          more.set(witnesses);
+          witnesses = more;
+        }
       }
+      if (witnesses) writeMessageWitness(message, witnesses, endCount * WITNESS_WORDS);
       ends[endCount] = generation.base + core.length;
       endCount += 1;
     }
@@ -278,12 +291,15 @@ type View = HistorySource & { since?: HistorySource['since'] };
 
 /**
  * From `from`, while each message of `messages` is the one in `sources` or a recalled copy of it
- * ({@link sameRecalledMessage}), up to `end`: the copy takes the original's place in `sources`
+ * (`sameRecalledMessage`), up to `end`: the copy takes the original's place in `sources`
  * (what is converted again, when asked for, and what the next call compares by identity).
- * Returns where the match stopped. One pass that reads no text.
+ * Returns where the match stopped. One pass that reads no text and, of the messages converted
+ * before, only their ids: their witnesses (`witnesses`, written when they were converted) stand
+ * for the rest. A copy that matches has the same witness, so it stays.
  */
 function adoptRecalled(
   sources: MastraDBMessage[],
+  witnesses: Int32Array,
   messages: readonly MastraDBMessage[],
   from: number,
   end: number,
@@ -293,7 +309,7 @@ function adoptRecalled(
     const now = messages[at]!;
     const before = sources[at]!;
     if (before === now) continue;
-    if (!sameRecalledMessage(before, now)) break;
+    if (!matchesWitness(witnesses, at * WITNESS_WORDS, before, now)) break;
     sources[at] = now;
   }
   return at;

@@ -1,4 +1,5 @@
 import type { MastraDBMessage, MastraMessagePart } from '@mastra/core/agent/message-list';
+import { NO_WITNESS, WITNESS_WORDS, writeMessageWitness } from './message-witness.js';
 
 /**
  * Whether `now`, a message Mastra's storage recalled as a new object, can stand for `before`,
@@ -18,14 +19,52 @@ import type { MastraDBMessage, MastraMessagePart } from '@mastra/core/agent/mess
  * conversion would. An edit under another id, of another size or shape fails the match: the
  * message is converted again at once.
  *
+ * The comparison is of the two messages' witnesses ({@link writeMessageWitness}): what decides
+ * the core messages exactly, the sizes and types hashed. The conversion cache keeps each
+ * converted message's witness, so it reads only the recalled side ({@link matchesWitness}).
+ *
  * @example
  * ```ts
  * sameRecalledMessage(converted, recalled); // true for a copy
  * ```
  */
 export function sameRecalledMessage(before: MastraDBMessage, now: MastraDBMessage): boolean {
+  writeMessageWitness(before, kept, 0);
+  return matchesWitness(kept, 0, before, now);
+}
+
+/** Scratch words: the witness of `before` in {@link sameRecalledMessage}. */
+const kept = new Int32Array(WITNESS_WORDS);
+/** Scratch words: the witness of the recalled message in {@link matchesWitness}. */
+const recalled = new Int32Array(WITNESS_WORDS);
+
+/**
+ * {@link sameRecalledMessage} with the witness of `before` already written (at `witnesses[at]`,
+ * when `before` was converted): reads `before`'s id only, and `now` once. A message with no
+ * witness ({@link NO_WITNESS}) is compared object to object, as the rule says.
+ *
+ * @example
+ * ```ts
+ * matchesWitness(witnesses, index * WITNESS_WORDS, sources[index], recalledMessage);
+ * ```
+ */
+export function matchesWitness(
+  witnesses: Int32Array,
+  at: number,
+  before: MastraDBMessage,
+  now: MastraDBMessage,
+): boolean {
   const id = now.id;
-  if (typeof id !== 'string' || id.length === 0 || id !== before.id || now.role !== before.role) return false;
+  if (typeof id !== 'string' || id.length === 0 || id !== before.id) return false;
+  const head = witnesses[at]!;
+  if (head === NO_WITNESS) return sameParts(before, now);
+  writeMessageWitness(now, recalled, 0);
+  return recalled[0] === head && recalled[1] === witnesses[at + 1];
+}
+
+/** The rule read from both objects: for a message a witness cannot describe (see {@link writeMessageWitness}). */
+function sameParts(before: MastraDBMessage, now: MastraDBMessage): boolean {
+  if (now.role !== before.role) return false;
   const parts = now.content?.parts;
   const was = before.content.parts;
   if (!Array.isArray(parts) || parts.length !== was.length) return false;
