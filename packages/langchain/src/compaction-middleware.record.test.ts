@@ -73,6 +73,7 @@ describe('the _compaction record read back from a checkpointer is validated (r25
     expect(JSON.stringify(stored)).not.toContain('12345');
   });
 
+  // 40 agents, each invoked three times: 2.6–4.6 s measured on 2 cores at a load of 9, too near the 5 s default.
   it('property: whatever field is corrupted, and however, the call succeeds and the report comes once', async () => {
     const junk = fc.oneof(
       fc.constant(null),
@@ -123,5 +124,5 @@ describe('the _compaction record read back from a checkpointer is validated (r25
       }),
       { numRuns: 40 },
     );
-  });
+  }, 60_000);
 });
