@@ -10,6 +10,13 @@ type Handler = (request: unknown) => Promise<AIMessage>;
 type WrapModelCall = (request: unknown, handler: Handler) => Promise<AIMessage | Command>;
 
 /**
+ * A diagnostic, never the page's figure: with `BENCH_SCALE_COUNTER=chars` the middleware counts
+ * with this (characters / 4) instead of core's default gpt-tokenizer counter, to tell what of a
+ * call's cost is counting the new message from what is the adapter's and core's own path.
+ */
+const CHARS_COUNTER = { name: 'chars-4', countText: (text: string) => Math.ceil(text.length / 4) };
+
+/**
  * `compactionMiddleware`'s `wrapModelCall`, called as `createAgent` calls it:
  * each conversation a thread whose agent state holds its messages and the
  * compaction record (`_compaction`); the handler (the model) answers at once
@@ -20,6 +27,7 @@ export function langchainScale(countedTokens: (messages: number) => number): Sca
     summarizer: 'structured',
     model: 'gpt-5',
     settings: NO_COMPACTION,
+    ...(process.env.BENCH_SCALE_COUNTER === 'chars' ? { counter: CHARS_COUNTER } : {}),
   }) as unknown as { wrapModelCall: WrapModelCall };
   const model = fakeModel();
   const states: State[] = [];
