@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { measure } from '@compaction/bench-kit/measure';
 import { appendedMessage } from '@compaction/bench-kit/synthetic-history';
 import {
@@ -117,6 +120,53 @@ function restartCase(kind: 'file' | 'sqlite'): BenchCase {
   };
 }
 
+const CHILD = fileURLToPath(new URL('./restart-in-new-process.ts', import.meta.url));
+const run = promisify(execFile);
+
+/**
+ * The restart of {@link restartCase} in a real new Node process per sample: the same work
+ * timed (first `prepare()` + `recordUsage()`, store and session made untimed before it), with
+ * no code compiled yet and a fresh heap — what a deploy or a crash gives. The process's start
+ * and its module loading are not timed.
+ */
+function restartInNewProcessCase(kind: 'file' | 'sqlite'): BenchCase {
+  const label = kind === 'file' ? '`fileStore`' : '`sqliteStore`';
+  return {
+    id: kind === 'file' ? 'core-restart-process' : 'core-restart-process-sqlite',
+    label: `core: first \`prepare()\` + \`recordUsage()\` in a new Node process, ${label}`,
+    framework: 'core',
+    kind: 'variant',
+    baseline: kind === 'file' ? 'core-restart' : 'core-restart-sqlite',
+    scenario: 'per-call',
+    cost: 'slow',
+    note:
+      `as the restart row above, each sample a new Node process over the ${label} a previous one left ` +
+      '(nothing compiled, a fresh heap); the process start and module loading are not timed',
+    async run(input) {
+      const dir = mkdtempSync(join(tmpdir(), 'compaction-bench-restart-process-'));
+      const path = kind === 'file' ? dir : join(dir, 'sessions.sqlite');
+      try {
+        const store = kind === 'file' ? fileStore(path) : sqliteStore(path);
+        const before = createCompactionSession({ sessionId: 'restart', store, settings: NO_COMPACTION });
+        await before.append(input.history);
+        await before.recordUsage({ inputTokens: (await before.prepare()).tokens });
+        if ('close' in store) (store as SqliteStore).close();
+        const stats = await measure(
+          this.id,
+          async () => {
+            const { stdout } = await run(process.execPath, [CHILD, kind, path, String(input.history.length)]);
+            return { overriddenDuration: (JSON.parse(stdout) as { ms: number }).ms };
+          },
+          input,
+        );
+        return { stats, messagesAtEnd: input.history.length };
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
 /** `@compaction/core` sessions: the engine every adapter runs on. */
 export const coreCases: BenchCase[] = [
   {
@@ -198,6 +248,8 @@ export const coreCases: BenchCase[] = [
   },
   restartCase('file'),
   restartCase('sqlite'),
+  restartInNewProcessCase('file'),
+  restartInNewProcessCase('sqlite'),
   {
     id: 'core-after-compaction',
     label: 'core `append` + `prepare()` once compacted',

@@ -61,7 +61,7 @@ const FLAT = 1.5;
  */
 const LARGEST_SIZE_TARGETS: readonly { ids: readonly string[]; limitMs: number }[] = [
   { ids: ['langchain-new-run', 'mastra-first-step', 'mastra-first-step-recalled'], limitMs: 2 },
-  { ids: ['core-restart', 'core-restart-sqlite'], limitMs: 50 },
+  { ids: ['core-restart', 'core-restart-sqlite', 'core-restart-process', 'core-restart-process-sqlite'], limitMs: 50 },
 ];
 
 const statsOf = (cell: CaseCell | undefined): Stats | undefined => (cell && 'stats' in cell ? cell.stats : undefined);
