@@ -39,8 +39,12 @@ export const THREAD_MESSAGE_BYTES = 620;
  */
 export const COUNTED_THREAD_BYTES = 10_240;
 
-/** See {@link COUNTED_THREAD_BYTES}. */
-export const COUNTED_MESSAGE_BYTES = 24;
+/**
+ * See {@link COUNTED_THREAD_BYTES}; 24 bytes measured before the conversion cache kept a
+ * two-word witness per Mastra message (`writeMessageWitness`: 8 bytes a Mastra message, about
+ * 3–4 a core message, the cache's typed array grown by doubling): 28.
+ */
+export const COUNTED_MESSAGE_BYTES = 28;
 
 /** A conversation's session, shared by the runs of that conversation. */
 export type ThreadSession = {
