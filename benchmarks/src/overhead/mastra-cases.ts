@@ -287,6 +287,37 @@ export const mastraCases: BenchCase[] = [
       return { stats, messagesAtEnd: next };
     },
   },
+  {
+    id: 'mastra-recall-list',
+    label: 'Mastra `MessageList` of a recalled thread (every new run with `Memory`)',
+    framework: 'mastra',
+    kind: 'reference',
+    scenario: 'per-call',
+    cost: 'medium',
+    baseline: 'mastra-first-step-recalled',
+    note: "Mastra's own work before a new run's first step, which `mastra-first-step-recalled` leaves out of its timing: `MessageList.add` of the recalled thread (`'memory'`), as the Agent adds what `Memory` recalled (the copies are made before, not timed)",
+    async run(input) {
+      const stored = fromCoreMessages(input.history);
+      let next = input.history.length;
+      let recalled: MastraDBMessage[] = [];
+      const stats = await measure(
+        this.id,
+        () => {
+          const list = loadedList({ ...input, history: [] }, recalled);
+          if (list.get.all.db().length !== recalled.length)
+            throw new Error('mastra: the recalled thread was not added');
+        },
+        {
+          ...input,
+          beforeEach: () => {
+            stored.push(mastraMessage(next++, this.id));
+            recalled = structuredClone(stored);
+          },
+        },
+      );
+      return { stats, messagesAtEnd: next };
+    },
+  },
   ...(['memory', 'thread-metadata'] as const).map(
     (store): BenchCase => ({
       id: store === 'memory' ? 'mastra-usage' : 'mastra-usage-thread-metadata',
