@@ -166,7 +166,7 @@ function checkpointedAgent(calls: number, inputTokens: number) {
  * The new-run cases: a new `invoke` on a checkpointed thread per sample, one new human
  * message each; `figure` picks what is reported of that run's (only) model call.
  */
-async function newRuns(id: string, input: CaseInput, figure: 'hook' | 'around'): Promise<CaseOutcome> {
+async function newRuns(id: string, input: CaseInput, figure: 'hook' | 'window'): Promise<CaseOutcome> {
   const runs = input.samples + input.warmup;
   const agent = checkpointedAgent(runs + 1, input.tokens);
   const seeded = await agent.run(fromCoreMessages(input.history));
@@ -180,7 +180,8 @@ async function newRuns(id: string, input: CaseInput, figure: 'hook' | 'around'):
       if (run.timed.length !== 1 || run.messages !== length + 2)
         throw new Error(`langchain new run: ${run.timed.length} model calls, ${run.messages} messages`);
       length = run.messages;
-      return { overriddenDuration: run.timed[0]![figure] };
+      const { hook, around } = run.timed[0]!;
+      return { overriddenDuration: figure === 'hook' ? hook : hook + around };
     },
     input,
   );
@@ -265,21 +266,22 @@ export const langchainCases: BenchCase[] = [
     kind: 'ours',
     scenario: 'per-call',
     cost: 'slow',
-    note: "a real `createAgent` with our middleware and a `MemorySaver` checkpointer; each call is a new `invoke` on the thread with one new human message, so the state comes back from the checkpointer as new message objects; timed: our middleware's `wrapModelCall` in that run's first model call, from LangChain's call into it to its return, the model's answer (which comes at once) taken out; LangChain's own work around it is the next row's",
+    note: "a real `createAgent` with our middleware and a `MemorySaver` checkpointer; each call is a new `invoke` on the thread with one new human message, so the state comes back from the checkpointer as new message objects; timed: what our middleware adds to that run's first model call — the time between probes just outside and just inside it (our `wrapModelCall`, and LangChain's work for a middleware with a state schema: it parses our state keys on every model call), the model's answer (which comes at once) taken out",
     run(input) {
-      return newRuns(this.id, input, 'hook');
+      return newRuns(this.id, input, 'window');
     },
   },
   {
-    id: 'langchain-new-run-framework',
-    label: "LangChain's own work around our middleware in that call (part of each call)",
+    id: 'langchain-new-run-hook',
+    label: '… of which our `wrapModelCall` itself',
     framework: 'langchain',
-    kind: 'reference',
+    kind: 'variant',
+    baseline: 'langchain-new-run',
     scenario: 'per-call',
     cost: 'slow',
-    note: "the same runs: the time between probes just outside and just inside our middleware, less our `wrapModelCall`'s own — LangChain parsing the state against the middleware's state schema, making its request and runtime, checking what it hands the model",
+    note: "the same runs: our middleware's `wrapModelCall` alone, from LangChain's call into it to its return, the handler it awaits taken out; the rest of the row above is LangChain's work for our middleware (parsing its state schema, making the request and runtime, checking what it hands the model)",
     run(input) {
-      return newRuns(this.id, input, 'around');
+      return newRuns(this.id, input, 'hook');
     },
   },
   {
