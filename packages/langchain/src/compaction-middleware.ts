@@ -6,22 +6,21 @@ import {
   type HistorySource,
   InvalidMessageError,
   type Message,
-  type SessionRecord,
 } from '@compaction/core';
 import { retryOnOverflow } from '@compaction/core/internal';
 import { type AIMessage, type BaseMessage, RemoveMessage } from '@langchain/core/messages';
 import { Command, REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import { createMiddleware } from 'langchain';
-import { z } from 'zod/v3';
 import { agentStateStore } from './agent-state-store.js';
 import { checkCompactionMiddlewareOptions } from './check-langchain-options.js';
+import { compactionStateSchema } from './compaction-state-schema.js';
 import type { Conversion } from './extend-conversion.js';
 import { extendFromCore, fromCoreContext } from './from-core-messages.js';
 import { loadConversion } from './held-conversion.js';
 import { modelIdOf } from './model-id-of.js';
 import { prepareGrown } from './prepare-grown.js';
 import { profileContextWindow } from './profile-context-window.js';
-import { COMPACTION_REQUEST_KEY, COMPACTION_STATE_KEY, type CompactionRequest } from './request-compaction.js';
+import { COMPACTION_REQUEST_KEY, COMPACTION_STATE_KEY } from './request-compaction.js';
 import { resolveSummarizer, type SummarizerOption } from './resolve-summarizer.js';
 import { canReuse, type ThreadSession, threadSession, threadSessions } from './thread-sessions.js';
 import { extendToCore } from './to-core-messages.js';
@@ -61,18 +60,6 @@ export type CompactionMiddlewareOptions = AdapterOptions & {
 };
 
 /**
- * The middleware's state keys. A zod v3 object (`zod/v3`, in every zod the peer range
- * allows): LangChain parses each middleware's state with a partial copy of its schema made
- * anew on every model call, and zod 4 compiles a parser for every new object schema on its
- * first parse (`generateFastpass`, measured ~1 ms of each model call); v3 parses without
- * compiling.
- */
-const stateSchema = z.object({
-  [COMPACTION_STATE_KEY]: z.custom<SessionRecord>().optional(),
-  [COMPACTION_REQUEST_KEY]: z.custom<CompactionRequest>().nullable().optional(),
-});
-
-/**
  * Agent middleware for `createAgent` that compacts before every model call,
  * between the tool calls of one run too (`wrapModelCall`). The model sees
  * `[summary] + [recent messages]` with every tool result next to its call; the
@@ -100,7 +87,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
   const sessions = threadSessions();
   return createMiddleware({
     name: options.name ?? 'CompactionMiddleware',
-    stateSchema,
+    stateSchema: compactionStateSchema,
     wrapModelCall: async (request, handler) => {
       const signal = request.runtime.signal;
       const sessionId = String(request.runtime.configurable?.thread_id ?? 'default');
