@@ -74,7 +74,7 @@ function restartCase(kind: 'file' | 'sqlite'): BenchCase {
     scenario: 'per-call',
     cost: 'slow',
     note:
-      `a new process (a new ${label}, a new session, an empty token cache) over a conversation the store holds, ` +
+      `a new ${label} and a new session with an empty token cache, in the bench's own process (as after a restart), over a conversation the store holds, ` +
       'with the usage record its last call left: loads the history, decides without recounting it, records the next usage',
     async run(input) {
       const dir = mkdtempSync(join(tmpdir(), 'compaction-bench-restart-'));
