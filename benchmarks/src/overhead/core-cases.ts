@@ -10,14 +10,18 @@ import {
   type CompactionEvent,
   type CompactionSession,
   createCompactionSession,
-  fileStore,
   type SessionStore,
-  type SqliteStore,
-  sqliteStore,
   type TokenCounter,
   tiktokenCounter,
 } from '@compaction/core';
 import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
+import {
+  closeRestartStore,
+  firstCallAfterRestart,
+  leaveConversation,
+  openRestartStore,
+  restartSession,
+} from './restart-work.ts';
 
 async function warmSession(input: CaseInput, counter?: TokenCounter): Promise<CompactionSession> {
   const session = createCompactionSession({
@@ -79,41 +83,25 @@ function restartCase(kind: 'file' | 'sqlite'): BenchCase {
     async run(input) {
       const dir = mkdtempSync(join(tmpdir(), 'compaction-bench-restart-'));
       let current: SessionStore | undefined;
-      const close = () => {
-        if (current && 'close' in current) (current as SqliteStore).close();
-      };
       const open = (): SessionStore => {
-        // The process before exited: its database connection is closed (SQLite checkpoints its WAL then).
-        close();
-        current = kind === 'file' ? fileStore(dir) : sqliteStore(join(dir, 'sessions.sqlite'));
+        // The process before exited: its database connection is closed.
+        closeRestartStore(current);
+        current = openRestartStore(kind, dir);
         return current;
       };
       try {
-        const before = createCompactionSession({ sessionId: 'restart', store: open(), settings: NO_COMPACTION });
-        await before.append(input.history);
-        await before.recordUsage({ inputTokens: (await before.prepare()).tokens });
+        await leaveConversation(open(), input.history);
         let session: CompactionSession | undefined;
-        const stats = await measure(
-          this.id,
-          async () => {
-            const prepared = await session!.prepare();
-            expectCompaction(prepared.compaction !== undefined, false, 'core restart');
-            if (prepared.messages.length !== input.history.length) {
-              throw new Error(`core restart: ${prepared.messages.length} messages loaded of ${input.history.length}`);
-            }
-            await session!.recordUsage({ inputTokens: prepared.tokens });
+        const stats = await measure(this.id, () => firstCallAfterRestart(session!, input.history.length), {
+          ...input,
+          beforeEach: () => {
+            // A new process: its own store and session, and an empty token cache.
+            session = restartSession(open());
           },
-          {
-            ...input,
-            beforeEach: () => {
-              // A new process: its own store and session, and an empty token cache (the default: one per session).
-              session = createCompactionSession({ sessionId: 'restart', store: open(), settings: NO_COMPACTION });
-            },
-          },
-        );
+        });
         return { stats, messagesAtEnd: input.history.length };
       } finally {
-        close();
+        closeRestartStore(current);
         rmSync(dir, { recursive: true, force: true });
       }
     },
@@ -144,17 +132,14 @@ function restartInNewProcessCase(kind: 'file' | 'sqlite'): BenchCase {
       '(nothing compiled, a fresh heap); the process start and module loading are not timed',
     async run(input) {
       const dir = mkdtempSync(join(tmpdir(), 'compaction-bench-restart-process-'));
-      const path = kind === 'file' ? dir : join(dir, 'sessions.sqlite');
       try {
-        const store = kind === 'file' ? fileStore(path) : sqliteStore(path);
-        const before = createCompactionSession({ sessionId: 'restart', store, settings: NO_COMPACTION });
-        await before.append(input.history);
-        await before.recordUsage({ inputTokens: (await before.prepare()).tokens });
-        if ('close' in store) (store as SqliteStore).close();
+        const store = openRestartStore(kind, dir);
+        await leaveConversation(store, input.history);
+        closeRestartStore(store);
         const stats = await measure(
           this.id,
           async () => {
-            const { stdout } = await run(process.execPath, [CHILD, kind, path, String(input.history.length)]);
+            const { stdout } = await run(process.execPath, [CHILD, kind, dir, String(input.history.length)]);
             return { overriddenDuration: (JSON.parse(stdout) as { ms: number }).ms };
           },
           input,
