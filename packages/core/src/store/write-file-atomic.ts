@@ -10,6 +10,29 @@ export function isTempFileOf(file: string, candidate: string): boolean {
   return /^\d+\.[0-9a-f]{8}\.tmp$/.test(candidate.slice(file.length + 1));
 }
 
+/** Where this process's temp-file suffixes start: random, so two processes that share a pid over time seldom meet. */
+let nextSuffix = Math.floor(Math.random() * 0x1_0000_0000);
+
+/**
+ * The 8 hex digits of the next temp file's name: a random start counted up, so
+ * no two writes of one process ever draw the same name. Not `crypto`: loading
+ * `node:crypto` costs a new process 4–8 ms of CPU at its first save, and the
+ * name needs no secrecy (the temp file is opened with `wx`, which fails rather
+ * than follow or reuse anything already there).
+ */
+function tempSuffix(): string {
+  nextSuffix = (nextSuffix + 1) % 0x1_0000_0000;
+  return nextSuffix.toString(16).padStart(8, '0');
+}
+
+/**
+ * A new temp file name for `file` (see {@link isTempFileOf}): never the same
+ * twice in one process.
+ */
+export function tempFileOf(file: string): string {
+  return `${file}.${process.pid}.${tempSuffix()}.tmp`;
+}
+
 /**
  * Replaces `file` with `text` atomically: writes a temp file in the same
  * folder, syncs it to disk, then renames it over `file`. A crash at any moment
@@ -17,9 +40,7 @@ export function isTempFileOf(file: string, candidate: string): boolean {
  * afterwards (where the platform allows) so the rename itself is durable.
  */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  // node:crypto is loaded on first use, not when core is imported (loading it costs 15–40 ms).
-  const random = process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
-  const temp = `${file}.${process.pid}.${random}.tmp`;
+  const temp = tempFileOf(file);
   try {
     const handle = await open(temp, 'wx');
     try {
