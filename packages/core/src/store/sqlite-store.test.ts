@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../messages/types.js';
 import { createCompactionSession } from '../session/create-compaction-session.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
+import { HISTORY_PAGE_ROWS } from './sqlite-history-rows.js';
 import { sqliteStore } from './sqlite-store.js';
 
 const message = (id: string, text: string): Message => ({ id, role: 'user', parts: [{ type: 'text', text }] });
@@ -42,6 +43,26 @@ describe('sqliteStore', () => {
     expect(await store.loadHistory('s', { from: 38 })).toEqual(messages.slice(38));
     store.close();
     expect(pageSize(file)).toBe(16_384);
+  });
+
+  it('reads a history of several pages back whole, and from any message, page boundaries included', async () => {
+    const store = sqliteStore(join(dir, 'pages.db'));
+    const messages = history(2 * HISTORY_PAGE_ROWS + 7);
+    await store.appendHistory('s', messages);
+    await store.appendHistory('t', history(3, 9_000));
+    expect(await store.loadHistory('s')).toEqual(messages);
+    for (const from of [
+      1,
+      HISTORY_PAGE_ROWS - 1,
+      HISTORY_PAGE_ROWS,
+      HISTORY_PAGE_ROWS + 1,
+      2 * HISTORY_PAGE_ROWS,
+      2 * HISTORY_PAGE_ROWS + 6,
+      2 * HISTORY_PAGE_ROWS + 7,
+      5_000,
+    ])
+      expect(await store.loadHistory('s', { from })).toEqual(messages.slice(from));
+    store.close();
   });
 
   it('loads and extends a database written by an earlier release (4 KiB pages), keeping its page size', async () => {

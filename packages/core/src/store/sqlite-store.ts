@@ -8,7 +8,7 @@ import { StoreConflictError } from './errors/store-conflict-error.js';
 import { StoreError, type StoreOperation } from './errors/store-error.js';
 import { loadNodeSqlite } from './load-node-sqlite.js';
 import type { SessionRecord, SessionStore } from './session-store.js';
-import { decodeHistoryRows, type HistoryRowArray, type HistoryRowObject, returnArrays } from './sqlite-history-rows.js';
+import { readHistoryRows, returnArrays } from './sqlite-history-rows.js';
 
 /** Rolls back the open transaction, if any (a failed COMMIT may have ended it already). */
 function rollback(db: DatabaseSync): void {
@@ -150,7 +150,9 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Sql
       }
       const statements: Statements = {
         history: returnArrays(
-          db.prepare('SELECT message, seq FROM compaction_messages WHERE session_id = ? AND seq >= ? ORDER BY seq'),
+          db.prepare(
+            'SELECT message, seq FROM compaction_messages WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?',
+          ),
         ),
         length: db.prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM compaction_messages WHERE session_id = ?'),
         insert: db.prepare('INSERT INTO compaction_messages (session_id, seq, message) VALUES (?, ?, ?)'),
@@ -177,14 +179,14 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Sql
     operation: StoreOperation,
     source: string,
     write: boolean,
-    task: (statements: Statements) => T,
+    task: (statements: Statements, db: DatabaseSync) => T,
   ): Promise<T> {
     try {
       const { db, statements } = await open(operation, source);
-      if (!write) return task(statements);
+      if (!write) return task(statements, db);
       db.exec('BEGIN IMMEDIATE');
       try {
-        const result = task(statements);
+        const result = task(statements, db);
         db.exec('COMMIT');
         return result;
       } catch (error) {
@@ -212,8 +214,8 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Sql
     async loadHistory(sessionId, loadOptions = {}) {
       const source = historyKey(sessionId);
       const from = checkFrom(loadOptions, source);
-      return run('loadHistory', source, false, ({ history }) =>
-        decodeHistoryRows(history.all(sessionId, from) as unknown as (HistoryRowArray | HistoryRowObject)[], source),
+      return run('loadHistory', source, false, ({ history }, db) =>
+        readHistoryRows(db, history, sessionId, from, source),
       );
     },
 
