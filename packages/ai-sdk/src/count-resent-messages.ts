@@ -152,8 +152,8 @@ function countSameValues(incoming: readonly object[], from: number, older: numbe
               part.type === 'tool-result' &&
               part.providerOptions === undefined &&
               part.toolCallId === refs[at] &&
-              part.output === refs[at + 1] &&
-              part.toolName === names[(table[count * STRIDE + 1]! & 255) - 1]
+              part.toolName === names[(table[count * STRIDE + 1]! & 255) - 1] &&
+              (part.output === refs[at + 1] || settleContentOutput(part.output, refs, at + 1))
             )
               next = at + 2;
             break;
@@ -240,8 +240,8 @@ function countSameValues(incoming: readonly object[], from: number, older: numbe
                   if (
                     part.type !== 'tool-result' ||
                     part.toolCallId !== refs[ref] ||
-                    part.output !== refs[ref + 1] ||
-                    part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1]
+                    part.toolName !== names[((toolNames >>> (8 * index)) & 255) - 1] ||
+                    (part.output !== refs[ref + 1] && !settleContentOutput(part.output, refs, ref + 1))
                   )
                     break identical;
                   ref += 2;
@@ -260,8 +260,9 @@ function countSameValues(incoming: readonly object[], from: number, older: numbe
                   if (part.type !== 'reasoning' || part.text !== refs[ref]) break identical;
                   ref += 1;
                 } else {
-                  // OTHER (files, custom parts, …: another object each call, matchPacked)
-                  if (part !== refs[ref]) break identical;
+                  // OTHER (files, custom parts, …: the AI SDK makes another object each call,
+                  // around the same values): compared in content here, and kept in its place.
+                  if (part !== refs[ref] && !settle(part, refs, ref)) break identical;
                   ref += 1;
                 }
               }
@@ -412,6 +413,39 @@ function matchValues(message: Fields, values: unknown[], at: number): number {
     }
   }
   return next;
+}
+
+/**
+ * Whether `output`, not the kept `refs[at]` itself, is the kept `content` tool output
+ * again — the AI SDK rebuilds such an output on every call (`{ type: 'content', value:
+ * items.map(…) }`, `mapToolResultOutput`) around the very same text items (file items
+ * rebuilt too) — and if so, keeps it in that place (so a message is kept as this call
+ * sent it, as {@link settle} does). Cheaper than {@link sameContent} on the wrapper and
+ * never looser: both plain objects with no defined key but `type` and `value`, the items
+ * the same objects or {@link sameContent} alike, in order; anything else is left to the
+ * caller's full comparison.
+ */
+function settleContentOutput(output: unknown, refs: unknown[], at: number): boolean {
+  const kept = refs[at];
+  if (!isContentOutput(output) || !isContentOutput(kept)) return false;
+  const items = output.value;
+  const keptItems = kept.value;
+  if (items.length !== keptItems.length) return false;
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index];
+    const keptItem = keptItems[index];
+    if (item !== keptItem && !sameContent(item, keptItem)) return false;
+  }
+  refs[at] = output;
+  return true;
+}
+
+/** Whether `value` is a plain `{ type: 'content', value: [...] }` with no other defined key (an inherited enumerable one counts). */
+function isContentOutput(value: unknown): value is { type: 'content'; value: readonly unknown[] } {
+  if (!isRecord(value) || value.type !== 'content' || !Array.isArray(value.value)) return false;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) if (key !== 'type' && key !== 'value' && value[key] !== undefined) return false;
+  return true;
 }
 
 /**
