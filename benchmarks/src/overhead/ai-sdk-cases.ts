@@ -1,10 +1,11 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
-import { compactionMiddleware, messagesToPrompt, promptToMessages } from '@compaction/ai-sdk';
+import { compactionMiddleware, messagesToModelMessages, messagesToPrompt, promptToMessages } from '@compaction/ai-sdk';
 import { measure } from '@compaction/bench-kit/measure';
 import { appendedMessage } from '@compaction/bench-kit/synthetic-history';
 import type { CompactionEvent, CompactionSettings } from '@compaction/core';
 import { chainedContentIds } from '@compaction/core/internal';
-import type { LanguageModelMiddleware } from 'ai';
+import type { LanguageModelMiddleware, ModelMessage } from 'ai';
+import { convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal';
 import { MockLanguageModelV4 } from 'ai/test';
 import { type BenchCase, type CaseInput, compactAfter, expectCompaction, NO_COMPACTION } from './bench-case.ts';
 
@@ -39,6 +40,53 @@ function conversation(input: CaseInput, variant?: string, start = input.history.
     grow(): LanguageModelV4Prompt {
       base = base.concat(messagesToPrompt([appendedMessage(next++, variant)]) as LanguageModelV4Prompt);
       return freshPrompt(base);
+    },
+  };
+}
+
+/**
+ * The application's messages with every tool answering in `content` (a text item), as MCP
+ * tools and `toModelOutput` do: a tool output the AI SDK rebuilds on every call
+ * (`mapToolResultOutput` makes a new `{ type: 'content', value }` around the same items).
+ */
+function withContentOutputs(messages: ModelMessage[]): ModelMessage[] {
+  return messages.map((message) =>
+    message.role !== 'tool'
+      ? message
+      : {
+          ...message,
+          content: message.content.map((part) =>
+            part.type === 'tool-result' && part.output.type === 'text'
+              ? {
+                  ...part,
+                  output: { type: 'content' as const, value: [{ type: 'text' as const, text: part.output.value }] },
+                }
+              : part,
+          ),
+        },
+  );
+}
+
+/**
+ * A growing conversation as the application holds it (`ModelMessage`s, tool outputs as
+ * `content`), each call's prompt made by the AI SDK's own `convertToLanguageModelPrompt`, as
+ * `generateText` makes it before the middleware runs (untimed): one new message per call.
+ */
+function applicationConversation(input: CaseInput, variant: string) {
+  let messages = withContentOutputs(messagesToModelMessages(input.history));
+  let next = input.history.length;
+  const prompt = async () =>
+    (await convertToLanguageModelPrompt({
+      prompt: await standardizePrompt({ messages }),
+      supportedUrls: {},
+      download: undefined,
+    })) as LanguageModelV4Prompt;
+  return {
+    next: () => next,
+    prompt,
+    async grow(): Promise<LanguageModelV4Prompt> {
+      messages = messages.concat(messagesToModelMessages([appendedMessage(next++, variant)]));
+      return prompt();
     },
   };
 }
@@ -139,6 +187,36 @@ export const aiSdkCases: BenchCase[] = [
           beforeEach: () => {
             prompt = calls.grow();
             inputTokens += 250;
+          },
+        },
+      );
+      return { stats, messagesAtEnd: calls.next() };
+    },
+  },
+  {
+    id: 'ai-sdk-content-outputs',
+    label: 'AI SDK `transformParams`, tools answering in `content`',
+    framework: 'ai-sdk',
+    kind: 'variant',
+    scenario: 'per-call',
+    cost: 'fast', // as `ai-sdk`: 200 calls at 10,000 messages
+    baseline: 'ai-sdk',
+    note: "as `ai-sdk`, but every tool answers with a `content` output (MCP tools, `toModelOutput`) and the prompt is the AI SDK's own `convertToLanguageModelPrompt` of the application's messages (untimed), which rebuilds each such output on every call",
+    async run(input) {
+      const mw = middleware(NO_COMPACTION);
+      const calls = applicationConversation(input, this.id);
+      await transform(mw, await calls.prompt());
+      let prompt: LanguageModelV4Prompt = [];
+      const stats = await measure(
+        this.id,
+        async () => {
+          const sent = await transform(mw, prompt);
+          if (sent.length !== prompt.length) throw new Error('ai-sdk: the prompt changed without a compaction');
+        },
+        {
+          ...input,
+          beforeEach: async () => {
+            prompt = await calls.grow();
           },
         },
       );
