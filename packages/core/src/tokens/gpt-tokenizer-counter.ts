@@ -1,5 +1,6 @@
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { countInRuns } from './count-in-runs.js';
+import { keptSplitCount } from './kept-split-count.js';
 import { loadModule } from './load-module.js';
 import type { TiktokenEncoding } from './tiktoken-counter.js';
 import type { TokenCounter } from './token-counter.js';
@@ -18,8 +19,9 @@ function countFor(encoding: TiktokenEncoding): (text: string) => number {
   let count = loaded.get(encoding);
   if (!count) {
     // Only this encoding's tables (o200k ~ 10 MB in memory); the other one is never read.
-    const { countTokens } = loadModule<EncodingModule>(`gpt-tokenizer/encoding/${encoding}`);
-    count = (text) => countTokens(text, AS_ORDINARY_TEXT);
+    const tokenizer = loadModule<EncodingModule>(`gpt-tokenizer/encoding/${encoding}`);
+    // The same count with a split regex kept compiled across GCs (`matchAll` recompiles it after two); see keptSplitCount.
+    count = keptSplitCount(tokenizer.default) ?? ((text) => tokenizer.countTokens(text, AS_ORDINARY_TEXT));
     loaded.set(encoding, count);
   }
   return count;
