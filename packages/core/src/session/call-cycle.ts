@@ -1,15 +1,15 @@
 import type { Message, MessageUsage } from '../messages/types.js';
 import { isUsageOverflow } from '../overflow/index.js';
 import { type ResolvedSettings, triggerTokens } from '../settings/compaction-settings.js';
-import type { SessionRecord } from '../store/session-store.js';
+import type { SessionRecord, UsageRecord } from '../store/session-store.js';
 import { initialPolicyState, shouldAutoCompact } from './auto-compaction-policy.js';
 import type { ContextCache } from './context-cache.js';
 import type { ConversationState } from './conversation-state.js';
-import { nextUsageRecord, type PreparedCall } from './next-usage-record.js';
+import { carriesCount, nextUsageRecord, type PreparedCall, settledUsageRecord } from './next-usage-record.js';
 import type { CompactionRunner } from './run-compaction.js';
 import type { SessionEvents } from './session-events.js';
 import type { SessionPersistence } from './session-persistence.js';
-import type { TokenEstimate } from './token-estimate.js';
+import { type TokenEstimate, usageCoversHistory } from './token-estimate.js';
 import type { CompactionResult, PreparedContext } from './types.js';
 
 /**
@@ -42,13 +42,18 @@ export type CountedCall = {
   lastMessageId: string | undefined;
   /** `TokenEstimate.upperBound()` of it: undefined without a usage record that stands for it. */
   upperBound(): number | undefined;
-  /** Our count (before calibration) of its first `upTo` messages. */
-  counted(upTo: number): number;
   /** `TokenEstimate.estimate()` of it. */
   estimate(): number;
   /** Its context, which is the history itself (a copy). */
   messages(): Message[];
 };
+
+/**
+ * A prepared call's count, taken when its usage is recorded: given the usage record the
+ * report follows, our count of the call's context, or undefined to leave the count where
+ * that record has it.
+ */
+type LazyCount = (previous: UsageRecord | undefined) => number | undefined;
 
 /** One model call's cycle: the context before it, the usage after it (see {@link createCallCycle}). */
 export type CallCycle = {
@@ -60,6 +65,13 @@ export type CallCycle = {
   beginCall(): void;
   /** Compacts when the policy says so and returns the context for the model. */
   prepare(signal: AbortSignal | undefined): Promise<PreparedContext>;
+  /**
+   * Before a decision that reads our count or the ratio (a compaction, the exact path): a
+   * usage record that calls far below the trigger left lagging catches up — our count of
+   * its call in one batch, the stretch's calibration sample — and is saved (a store that
+   * refuses it is reported, and the record saved again on the next call).
+   */
+  settle(): Promise<void>;
   /**
    * Whether a call over a history of `length` messages with this upper bound takes the
    * fast path (no compaction asked for or suspected, the bound far below the trigger,
@@ -103,8 +115,11 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
   const { sessionId, settings, modelKey, conversation, estimate, context, persistence, runner, events } = options;
   const limit = triggerTokens(settings);
   let policy = initialPolicyState();
-  /** What the last prepared context was (its count taken lazily on the fast path). */
-  let prepared: (Omit<PreparedCall, 'counted'> & { counted: number | (() => number) }) | undefined;
+  /**
+   * What the last prepared context was. On the fast path its count is decided when the usage
+   * is recorded, from the record it follows: left where that record has it when it can be.
+   */
+  let prepared: (Omit<PreparedCall, 'counted'> & { counted: number | undefined | LazyCount }) | undefined;
   /** Usage fields the store refused after the model answered; saved again on the next call. */
   let pendingUsage: Pick<SessionRecord, 'usage' | 'calibration'> | undefined;
   /** A manual compaction asked for since the last `prepare`. */
@@ -128,6 +143,17 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
       const message = 'the usage report could not be saved; it is saved again on the next call';
       events.emit({ type: 'store:error', sessionId, operation: 'saveRecord', message, error });
     }
+  }
+
+  async function settle(): Promise<void> {
+    const record = { ...conversation.record, ...pendingUsage };
+    const usage = record.usage;
+    if (usage?.countedLength === undefined || usage.stateVersion !== conversation.version()) return;
+    if (!usageCoversHistory(usage, conversation.history)) return;
+    const settled = settledUsageRecord(record, estimate.counted(usage.historyLength), modelKey);
+    // The store refused this call's save already: the settled record waits for the next.
+    if (pendingUsage && pendingTried) pendingUsage = { usage: settled.usage, calibration: settled.calibration };
+    else await saveUsage(settled);
   }
 
   /** The history length last reported as over the trigger with too few messages to compact. */
@@ -167,7 +193,7 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
 
   function remember(
     messageCount: number,
-    counted: number | (() => number),
+    counted: number | LazyCount,
     historyLength = conversation.history.length,
     lastMessageId = conversation.lastMessageId(historyLength),
   ): void {
@@ -191,25 +217,33 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
         const { instructions } = requested;
         requested = undefined;
         const manual = { trigger: 'manual' as const, force: true, ...(instructions ? { instructions } : {}) };
+        await settle();
         compaction = await runner.attempt({ ...manual, ...(signal ? { signal } : {}) });
       }
       const bound = policy.overflowSuspected || compaction ? undefined : estimate.upperBound();
       if (farBelow(conversation.history.length, bound)) {
         // Far below the trigger even at the upper bound: no decision needs exact counts
-        // now. They are taken when read (`tokens`) or when the usage is recorded.
+        // now. The call's own are taken when read (`tokens`); our count of the context when
+        // a decision reads it (the exact path, a compaction), not when the usage is recorded.
         // The context is copied when read: the cache only grows past `length`, so the copy is
         // this call's context whenever it is taken, and a caller that sends its own messages
         // (`wholeHistory`) never pays for it. Its tokens likewise are this call's, counted when read.
         const current = context.current();
         const length = current.length;
         const historyLength = conversation.history.length;
-        remember(length, () => estimate.counted(historyLength));
+        const version = conversation.version();
+        // No tokenizer call for the record unless it has no count to go on from (a record from
+        // before counts were kept): the count catches up when a decision reads it (`settle`).
+        remember(length, (previous) =>
+          carriesCount(previous, historyLength, version) ? undefined : estimate.counted(historyLength),
+        );
         return lazyContext(
           () => current.slice(0, length),
           estimate.deferredEstimate(),
           context.isHistory() ? { wholeHistory: length } : {},
         );
       }
+      await settle();
       if (!compaction && wantsCompaction()) {
         await persistence.adoptStoredState();
         const epoch = conversation.epoch;
@@ -227,13 +261,15 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
       const whole = context.isHistory() ? { wholeHistory: messages.length } : {};
       return compaction ? { messages, tokens, compaction, ...whole } : { messages, tokens, ...whole };
     },
+    settle,
     countable,
     async prepareCounted(call) {
       await savePending();
       if (!countable(call.length, call.upperBound())) return undefined;
       const historyLength = call.length;
       // The same record of the call as the fast path above; the context is the history itself.
-      remember(historyLength, () => call.counted(historyLength), historyLength, call.lastMessageId);
+      // Its record holds a count to go on from (`countedUsage`): the call counts nothing.
+      remember(historyLength, () => undefined, historyLength, call.lastMessageId);
       return lazyContext(
         () => call.messages(),
         () => call.estimate(),
@@ -247,9 +283,10 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
       // A compaction landed since that call was prepared (a concurrent `compact()`): the report
       // describes a context that is gone, and no count of it can be taken any more.
       if (prepared.stateVersion !== conversation.version()) return;
-      if (typeof prepared.counted === 'function') prepared = { ...prepared, counted: prepared.counted() };
+      const record = { ...conversation.record, ...pendingUsage };
+      if (typeof prepared.counted === 'function') prepared = { ...prepared, counted: prepared.counted(record.usage) };
       const call = prepared as PreparedCall;
-      await saveUsage(nextUsageRecord({ ...conversation.record, ...pendingUsage }, call, inputTokens, modelKey));
+      await saveUsage(nextUsageRecord(record, call, inputTokens, modelKey));
     },
     reset(scope) {
       policy = initialPolicyState();

@@ -5,13 +5,15 @@ import type { TokenCache } from '../tokens/create-token-cache.js';
 import { estimateContextTokens } from '../tokens/estimate-context-tokens.js';
 import { maxMessageTokens } from '../tokens/max-message-tokens.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
+import { countedPair } from './next-usage-record.js';
 
 /**
  * A history held "counted, not loaded": for every message a 53-bit hash of its id (what
  * `planSync` compares to tell an append from a branch, and what a new message's id is
  * checked against), and only the messages the usage record did not cover when they came
- * (what the next usage report counts). The usage record stands for the rest: our count of
- * it (`countedTokens`) and the provider's (`inputTokens`). Only a history whose context is
+ * (what the next usage report reads). The usage record stands for the rest: the provider's
+ * count of it (`inputTokens`), and our count of a prefix of it (`countedTokens`, which a call
+ * far below the trigger leaves where it was). Only a history whose context is
  * the history itself (no compaction state, no tool pair to repair) is held this way. Eight
  * bytes a message, where the ids themselves cost 40–50 (a string each, and its slot).
  */
@@ -83,12 +85,12 @@ export function lastCountedId(history: CountedHistory): string | undefined {
 
 /**
  * The usage record when it stands for a counted history: no compaction state, our count
- * of the prefix it was reported for, and that prefix's last id found at its place (what
+ * of a prefix of the one it was reported for, and that prefix's last id found at its place (what
  * `usageCoversHistory` checks of a loaded history). Lets go of the tail messages it covers now.
  */
 export function countedUsage(record: SessionRecord, history: CountedHistory): UsageRecord | undefined {
   const usage = record.usage;
-  if (record.state || !usage || usage.stateVersion !== 0 || usage.countedTokens === undefined) return undefined;
+  if (record.state || !usage || usage.stateVersion !== 0 || !countedPair(usage)) return undefined;
   const { historyLength } = usage;
   if (historyLength < history.tailFrom || historyLength > history.length) return undefined;
   if (
@@ -180,15 +182,6 @@ export function countedUpperBound(taken: CountedTaken): number {
   let added = 0;
   for (const message of after) added += figures.cache.peek?.(message.id) ?? maxMessageTokens(message);
   return usage.inputTokens + Math.ceil(added * Math.max(1, figures.ratio));
-}
-
-/** `TokenEstimate.counted(upTo)` of a counted call: the record's count plus the messages' after it up to `upTo`. */
-export function countedTokens(taken: CountedTaken, upTo: number): number {
-  const { usage, after, figures } = taken;
-  let tokens = usage.countedTokens ?? 0;
-  const end = Math.min(after.length, upTo - usage.historyLength);
-  for (let index = 0; index < end; index += 1) tokens += figures.cache.count(after[index]!);
-  return tokens;
 }
 
 /** `TokenEstimate.estimate()` of a counted call: the provider's report plus the messages after it, calibrated. */

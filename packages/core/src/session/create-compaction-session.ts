@@ -174,6 +174,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       checkCompactOptions(compactOptions);
       return queue.run(async () => {
         await loadAll();
+        await cycle.settle();
         return runner.attempt({
           trigger: 'manual',
           force: true,
@@ -191,6 +192,7 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       return queue.run(async () => {
         await loadAll();
         if (lastOverflowAt === marker()) return false; // already recovered on this exact context: surface the error
+        await cycle.settle();
         const result = await runner.attempt({
           trigger: 'overflow',
           force: true,

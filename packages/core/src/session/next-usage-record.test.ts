@@ -1,6 +1,16 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidUsageError } from '../errors/invalid-usage-error.js';
-import { checkUsage, MIN_CALIBRATION_GROWTH, nextUsageRecord, type PreparedCall } from './next-usage-record.js';
+import type { SessionRecord } from '../store/session-store.js';
+import {
+  carriesCount,
+  checkUsage,
+  countedPair,
+  MIN_CALIBRATION_GROWTH,
+  nextUsageRecord,
+  type PreparedCall,
+  settledUsageRecord,
+} from './next-usage-record.js';
 
 const call = (counted: number, extra: Partial<PreparedCall> = {}): PreparedCall => ({
   historyLength: 4,
@@ -64,5 +74,125 @@ describe('nextUsageRecord', () => {
     expect(grown.calibration?.gpt).toBeGreaterThan(1);
     const otherVersion = nextUsageRecord(first, call(3_000, { stateVersion: 1 }), 3_700, 'gpt');
     expect(otherVersion.calibration).toBeUndefined();
+  });
+});
+
+describe('a call far below the trigger (its count not taken)', () => {
+  const lagging = (length: number, extra: Partial<PreparedCall> = {}) =>
+    call(undefined as unknown as number, { historyLength: length, lastMessageId: `m${length - 1}`, ...extra });
+
+  it('carries the previous exact pair forward, with the provider figure and length of its own call', () => {
+    const exact = nextUsageRecord({}, call(1_000), 1_500, 'gpt');
+    const first = nextUsageRecord(exact, { ...lagging(6), counted: undefined }, 1_900, 'gpt');
+    expect(first.usage).toEqual({
+      inputTokens: 1_900,
+      contextMessageCount: 4,
+      historyLength: 6,
+      stateVersion: 0,
+      countedTokens: 1_000,
+      countedLength: 4,
+      countedInputTokens: 1_500,
+      reportsSinceCounted: 1,
+      lastMessageId: 'm5',
+    });
+    const second = nextUsageRecord(first, { ...lagging(9), counted: undefined }, 2_600, 'gpt');
+    expect(second.usage).toMatchObject({
+      inputTokens: 2_600,
+      historyLength: 9,
+      countedLength: 4,
+      reportsSinceCounted: 2,
+    });
+    expect(countedPair(second.usage)).toEqual({ length: 4, tokens: 1_000, inputTokens: 1_500, reports: 2 });
+    // It learns nothing: no count of its own.
+    expect(second.calibration).toBeUndefined();
+  });
+
+  it('is exact again over the same messages as the pair, and has no count without a pair to carry', () => {
+    const exact = nextUsageRecord({}, call(1_000), 1_500, 'gpt');
+    const again = nextUsageRecord(exact, { ...lagging(4), counted: undefined }, 1_520, 'gpt');
+    expect(again.usage).toEqual({ ...exact.usage, inputTokens: 1_520 });
+    const otherVersion = nextUsageRecord(exact, { ...lagging(6, { stateVersion: 1 }), counted: undefined }, 900, 'gpt');
+    expect(otherVersion.usage?.countedTokens).toBeUndefined();
+    expect(otherVersion.usage?.countedLength).toBeUndefined();
+    expect(carriesCount(exact.usage, 6, 1)).toBe(false);
+    expect(carriesCount(exact.usage, 6, 0)).toBe(true);
+    expect(carriesCount(exact.usage, 3, 0)).toBe(false);
+    expect(carriesCount(undefined, 6, 0)).toBe(false);
+  });
+
+  it('takes a count whose length lies past its historyLength (a rewritten history) as no count', () => {
+    const usage = { inputTokens: 900, contextMessageCount: 3, historyLength: 3, stateVersion: 0, countedTokens: 800 };
+    expect(
+      countedPair({ ...usage, countedLength: 5, countedInputTokens: 950, reportsSinceCounted: 1 }),
+    ).toBeUndefined();
+    expect(countedPair(usage)).toEqual({ length: 3, tokens: 800, inputTokens: 900, reports: 0 });
+  });
+
+  /** Our count after each call, and the provider's figure: ratio × count + a fixed overhead, rounded. */
+  const figures = (growths: readonly number[], ratio: number, overhead: number) => {
+    let counted = 0;
+    return growths.map((growth) => {
+      counted += growth;
+      return { counted, reported: Math.round(counted * ratio) + overhead };
+    });
+  };
+
+  it('learns from a caught-up stretch what exact per-call counts learn over it, when each call grows ≥ MIN_CALIBRATION_GROWTH', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: MIN_CALIBRATION_GROWTH, max: 6_000 }), { minLength: 2, maxLength: 30 }),
+        fc.double({ min: 0.6, max: 1.9, noNaN: true }),
+        fc.integer({ min: 0, max: 8_000 }),
+        fc.option(fc.double({ min: 0.5, max: 2, noNaN: true }), { nil: undefined }),
+        fc.boolean(),
+        (growths, ratio, overhead, learnedBefore, settleAtEnd) => {
+          const calls = figures(growths, ratio, overhead);
+          const start: SessionRecord = learnedBefore === undefined ? {} : { calibration: { gpt: learnedBefore } };
+          const at = (index: number, counted: number | undefined): PreparedCall =>
+            call(counted as number, { historyLength: index + 1, lastMessageId: `m${index}` });
+          // Every call counted.
+          let eager = start;
+          for (const [index, { counted, reported }] of calls.entries())
+            eager = nextUsageRecord(eager, at(index, counted), reported, 'gpt');
+          // The first counted, the ones after far below the trigger, the stretch caught up at the end:
+          // by the last call's exact count, or by settling its lagging record before a decision.
+          let lazy = nextUsageRecord(start, at(0, calls[0]!.counted), calls[0]!.reported, 'gpt');
+          for (let index = 1; index < calls.length; index += 1) {
+            const last = index === calls.length - 1 && !settleAtEnd;
+            lazy = nextUsageRecord(
+              lazy,
+              at(index, last ? calls[index]!.counted : undefined),
+              calls[index]!.reported,
+              'gpt',
+            );
+          }
+          if (settleAtEnd) lazy = settledUsageRecord(lazy, calls.at(-1)!.counted, 'gpt');
+          expect(lazy.usage).toEqual(eager.usage);
+          // Within rounding: each per-call sample is off the steady ratio by at most 1 / its growth.
+          expect(lazy.calibration!.gpt).toBeCloseTo(eager.calibration!.gpt!, 2);
+          expect(Math.abs(lazy.calibration!.gpt! - eager.calibration!.gpt!)).toBeLessThanOrEqual(
+            2 / MIN_CALIBRATION_GROWTH,
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('takes at most one sample per MIN_CALIBRATION_GROWTH counted over a stretch of small calls', () => {
+    const exact = nextUsageRecord({ calibration: { gpt: 1 } }, call(1_000), 1_000, 'gpt');
+    let record = exact;
+    for (let index = 5; index < 15; index += 1)
+      record = nextUsageRecord(
+        record,
+        { ...call(0), historyLength: index, counted: undefined },
+        1_000 + (index - 4) * 200,
+        'gpt',
+      );
+    // Ten calls grew 100 counted each (1,000 in all; 2,000 reported): two samples' weight, not ten.
+    const settled = settledUsageRecord(record, 2_000, 'gpt');
+    expect(settled.calibration?.gpt).toBeCloseTo(1 + (1 - 0.7 ** 2) * (2 - 1), 10);
+    expect(settled.usage).toMatchObject({ countedTokens: 2_000, historyLength: 14 });
+    expect(settled.usage?.countedLength).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { InvalidUsageError } from '../errors/invalid-usage-error.js';
 import type { MessageUsage } from '../messages/types.js';
-import type { SessionRecord } from '../store/session-store.js';
+import type { SessionRecord, UsageRecord } from '../store/session-store.js';
 import { updateCalibration } from '../tokens/update-calibration.js';
 
 /** Growth (counted tokens) between two calls below which no calibration sample is taken. */
@@ -11,8 +11,12 @@ export type PreparedCall = {
   historyLength: number;
   contextMessageCount: number;
   stateVersion: number;
-  /** Our count (before calibration) of that context. */
-  counted: number;
+  /**
+   * Our count (before calibration) of that context; undefined when it was not taken (a
+   * call decided far below the trigger): the record then carries the previous record's
+   * exact pair forward (see {@link countedPair}).
+   */
+  counted: number | undefined;
   lastMessageId?: string;
 };
 
@@ -50,10 +54,59 @@ function describe(value: unknown): string {
 }
 
 /**
- * The record after the provider reported `inputTokens` for the `prepared` call:
- * the usage bound to that history, and the calibration ratio updated from the
- * growth since the previous report on the same compaction version (so fixed
- * overhead such as tool definitions does not skew it).
+ * A usage record's exact pair: our count of the context over its first `length` history
+ * messages, and what the provider reported for the call over exactly those.
+ */
+export type CountedPair = {
+  /** How many first history messages the count covers. */
+  length: number;
+  /** Our count (before calibration) of that context. */
+  tokens: number;
+  /** The provider's input tokens for the call over those messages. */
+  inputTokens: number;
+  /** Usage reports recorded since that call (0: the record's own call). */
+  reports: number;
+};
+
+/**
+ * The exact pair a usage record holds: `countedTokens` over `countedLength` messages
+ * (`historyLength` when absent, a record from before the field) with `countedInputTokens`
+ * (`inputTokens`). Undefined without our count, or when the count's length lies past
+ * the record's `historyLength` (not a prefix of its call's history: no count).
+ */
+export function countedPair(usage: UsageRecord | undefined): CountedPair | undefined {
+  if (usage?.countedTokens === undefined) return undefined;
+  const length = usage.countedLength ?? usage.historyLength;
+  if (length > usage.historyLength) return undefined;
+  return {
+    length,
+    tokens: usage.countedTokens,
+    inputTokens: usage.countedInputTokens ?? usage.inputTokens,
+    reports: usage.reportsSinceCounted ?? 0,
+  };
+}
+
+/**
+ * Whether a report for a call over the first `historyLength` messages at `stateVersion`
+ * can leave our count where `previous` (the record before that report) has it: the
+ * previous pair counts a prefix of that call's history, on the same compaction version.
+ */
+export function carriesCount(previous: UsageRecord | undefined, historyLength: number, stateVersion: number): boolean {
+  if (previous === undefined || previous.stateVersion !== stateVersion) return false;
+  const pair = countedPair(previous);
+  return pair !== undefined && pair.length <= historyLength;
+}
+
+/**
+ * The record after the provider reported `inputTokens` for the `prepared` call: the
+ * usage bound to that history, and the calibration ratio updated from the growth since
+ * the previous exact pair on the same compaction version (so fixed overhead such as tool
+ * definitions does not skew it), one sample weighted as the calls it spans.
+ *
+ * A call whose count was not taken (`prepared.counted` undefined) keeps the previous
+ * pair: its record holds the provider's figure, and `countedLength`,
+ * `countedInputTokens` and `reportsSinceCounted` say how far our count goes. It learns
+ * nothing. Without a pair to keep (see {@link carriesCount}) its record has no count.
  */
 export function nextUsageRecord(
   record: SessionRecord,
@@ -62,25 +115,71 @@ export function nextUsageRecord(
   modelKey: string,
 ): SessionRecord {
   const previous = record.usage;
-  let calibration = record.calibration;
-  if (previous?.countedTokens !== undefined && previous.stateVersion === prepared.stateVersion) {
-    const grownCounted = prepared.counted - previous.countedTokens;
-    const grownReported = inputTokens - previous.inputTokens;
-    if (grownCounted >= MIN_CALIBRATION_GROWTH) {
-      const updated = updateCalibration(calibration?.[modelKey], grownReported, grownCounted);
-      if (updated !== undefined) calibration = { ...calibration, [modelKey]: updated };
+  const pair = previous?.stateVersion === prepared.stateVersion ? countedPair(previous) : undefined;
+  const call = {
+    inputTokens,
+    contextMessageCount: prepared.contextMessageCount,
+    historyLength: prepared.historyLength,
+    stateVersion: prepared.stateVersion,
+  };
+  const last = prepared.lastMessageId !== undefined ? { lastMessageId: prepared.lastMessageId } : {};
+  if (prepared.counted === undefined) {
+    let count: Partial<UsageRecord> = {};
+    if (pair && pair.length === prepared.historyLength) {
+      count = { countedTokens: pair.tokens }; // the same messages on the same version: the same context
+    } else if (pair && pair.length < prepared.historyLength) {
+      const stretch = { countedLength: pair.length, countedInputTokens: pair.inputTokens };
+      count = { countedTokens: pair.tokens, ...stretch, reportsSinceCounted: pair.reports + 1 };
     }
+    return { ...record, usage: { ...call, ...count, ...last } };
   }
+  const calibration = learned(record, pair, prepared.counted, inputTokens, modelKey, 1);
   return {
     ...record,
-    usage: {
-      inputTokens,
-      contextMessageCount: prepared.contextMessageCount,
-      historyLength: prepared.historyLength,
-      stateVersion: prepared.stateVersion,
-      countedTokens: prepared.counted,
-      ...(prepared.lastMessageId !== undefined ? { lastMessageId: prepared.lastMessageId } : {}),
-    },
+    usage: { ...call, countedTokens: prepared.counted, ...last },
     ...(calibration !== undefined ? { calibration } : {}),
   };
+}
+
+/**
+ * The record whose usage lags (see {@link nextUsageRecord}) once our count of its call's
+ * context caught up (`counted`, over its `historyLength` messages): the usage exact again,
+ * and the calibration sample of the stretch from its pair to that call, weighted as the
+ * reports it spans. What a record of the same calls would hold had each been counted.
+ */
+export function settledUsageRecord(record: SessionRecord, counted: number, modelKey: string): SessionRecord {
+  const usage = record.usage;
+  if (!usage) return record;
+  const { countedLength: _length, countedInputTokens: _input, reportsSinceCounted: _reports, ...call } = usage;
+  const pair = countedPair(usage);
+  const calibration = learned(record, pair, counted, usage.inputTokens, modelKey, 0);
+  return {
+    ...record,
+    usage: { ...call, countedTokens: counted },
+    ...(calibration !== undefined ? { calibration } : {}),
+  };
+}
+
+/**
+ * The calibration after an exact call (`counted`, `inputTokens`) following `pair`: one
+ * sample over the growth since the pair, standing for the reports since it (`pair.reports`
+ * plus `ownReports`), at most one per `MIN_CALIBRATION_GROWTH` counted (a call that grew
+ * less took no sample).
+ */
+function learned(
+  record: SessionRecord,
+  pair: CountedPair | undefined,
+  counted: number,
+  inputTokens: number,
+  modelKey: string,
+  ownReports: number,
+): Record<string, number> | undefined {
+  const calibration = record.calibration;
+  if (!pair) return calibration;
+  const grownCounted = counted - pair.tokens;
+  if (grownCounted < MIN_CALIBRATION_GROWTH) return calibration;
+  const samples = Math.min(pair.reports + ownReports, Math.floor(grownCounted / MIN_CALIBRATION_GROWTH));
+  if (samples < 1) return calibration;
+  const updated = updateCalibration(calibration?.[modelKey], inputTokens - pair.inputTokens, grownCounted, samples);
+  return updated !== undefined ? { ...calibration, [modelKey]: updated } : calibration;
 }

@@ -13,7 +13,6 @@ import {
   type CountedTaken,
   countedCommonLength,
   countedEstimate,
-  countedTokens,
   countedUpperBound,
   countedUsage,
   countHistory,
@@ -21,6 +20,7 @@ import {
   mayHoldId,
   takeCounted,
 } from './counted-history.js';
+import { countedPair } from './next-usage-record.js';
 import type { SessionPersistence } from './session-persistence.js';
 import type { TokenEstimate } from './token-estimate.js';
 import { usageCoversHistory } from './token-estimate.js';
@@ -132,7 +132,6 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
         return countedUpperBound(taken);
       },
       // Read only once `upperBound` cleared the call (the cycle's contract).
-      counted: (upTo) => countedTokens(taken!, upTo),
       estimate: () => countedEstimate(taken!),
       messages: () => source.messages(0).slice(0, length) as Message[],
     };
@@ -169,7 +168,7 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
     if (persistHistory || conversation.record.state) return undefined;
     const { history, record } = conversation;
     const usage = record.usage;
-    if (!usage || usage.countedTokens === undefined || usage.stateVersion !== 0) return undefined;
+    if (!usage || !countedPair(usage) || usage.stateVersion !== 0) return undefined;
     if (!usageCoversHistory(usage, history)) return undefined;
     if (!cycle.countable(history.length, estimate.upperBound()) || !context.isHistory()) return undefined;
     const held = countHistory(history, usage.historyLength);

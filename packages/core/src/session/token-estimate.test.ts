@@ -123,4 +123,109 @@ describe('createTokenEstimate', () => {
     conv.apply({ replace: fresh });
     expect(estimate.counted()).toBe(contextTokens(fresh, undefined, cache.count, counter));
   });
+
+  /** A real heuristic counter that records how many texts it counts. */
+  function countingSetup() {
+    const heuristic = heuristicCounter();
+    const counts = { texts: 0 };
+    const counting = { name: 'counting', countText: (text: string) => ++counts.texts && heuristic.countText(text) };
+    const conv = createConversationState();
+    const cache = createTokenCache(counting);
+    const estimate = createTokenEstimate({ conversation: conv, settings, cache, counter: counting, modelKey: 'm' });
+    return { conversation: conv, estimate, cache, counts, counter: counting };
+  }
+
+  /** A usage record whose count stops at `countedLength` of `history`'s first `historyLength` messages. */
+  function laggingUsage(history: readonly Message[], countedLength: number, historyLength: number, figures: Figures) {
+    return {
+      inputTokens: figures.reported(historyLength),
+      contextMessageCount: historyLength,
+      historyLength,
+      stateVersion: 0,
+      countedTokens: figures.counted(countedLength),
+      ...(countedLength < historyLength
+        ? { countedLength, countedInputTokens: figures.reported(countedLength), reportsSinceCounted: 1 }
+        : {}),
+      lastMessageId: history[historyLength - 1]!.id,
+    };
+  }
+
+  type Figures = { counted(length: number): number; reported(length: number): number };
+
+  it('goes on from a lagging record: counts only the messages after its count, to the same figure as a full recount', () => {
+    const list = messages(12, 40);
+    const full = countingSetup();
+    full.conversation.apply({ append: list });
+    const whole = contextTokens(list, undefined, full.cache.count, full.counter);
+    const prefix = (length: number) => contextTokens(list.slice(0, length), undefined, full.cache.count, full.counter);
+    const figures: Figures = { counted: prefix, reported: (length) => 700 + prefix(length) };
+    const { conversation: conv, estimate, counts } = countingSetup();
+    conv.apply({ append: list, record: { usage: laggingUsage(list, 5, 9, figures) } });
+    const before = counts.texts;
+    expect(estimate.counted()).toBe(whole);
+    expect(counts.texts - before).toBe(12 - 5); // one text a message, none of the first five
+    // The offset comes from the exact pair: 700, what the provider counts beside the messages.
+    expect(estimate.toContextTokens(whole)).toBe(whole + 700);
+    expect(estimate.estimate()).toBe(figures.reported(9) + prefix(12) - prefix(9));
+  });
+
+  it('property: the previous release reads a lagging record to the estimates of an exact one (its short count and long offset cancel)', () => {
+    /**
+     * The previous release's reading (8a9be62, token-estimate.ts), for a record on the current
+     * version that covers the history: `counted()` goes on from `countedTokens` at
+     * `historyLength`, `toContextTokens` takes its offset from `inputTokens` and `countedTokens`.
+     */
+    function previousRelease(
+      usage: { inputTokens: number; historyLength: number; countedTokens?: number },
+      ratio: number,
+    ) {
+      return {
+        counted(history: readonly Message[], count: (message: Message) => number): number {
+          let tokens = usage.countedTokens!;
+          for (let index = usage.historyLength; index < history.length; index += 1) tokens += count(history[index]!);
+          return tokens;
+        },
+        toContextTokens(countedContext: number): number {
+          const offset =
+            usage.countedTokens !== undefined
+              ? Math.max(0, usage.inputTokens - calibratedTokens(usage.countedTokens, ratio))
+              : 0;
+          return calibratedTokens(countedContext, ratio, offset);
+        },
+      };
+    }
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 14 }),
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom(1, 1.1, 1.25, 0.9, 1.7),
+        fc.integer({ min: 0, max: 5_000 }),
+        (length, lagSeed, reportSeed, ratio, overhead) => {
+          const list = messages(length, 25);
+          const { conversation: conv, estimate, cache } = setup();
+          const prefix = (upTo: number) => contextTokens(list.slice(0, upTo), undefined, cache.count, counter);
+          // The provider counts `ratio` times what we do, plus a fixed overhead.
+          const figures: Figures = { counted: prefix, reported: (upTo) => Math.round(prefix(upTo) * ratio) + overhead };
+          const historyLength = 1 + (reportSeed % length);
+          const countedLength = 1 + (lagSeed % historyLength);
+          const lagging = laggingUsage(list, countedLength, historyLength, figures);
+          const exact = laggingUsage(list, historyLength, historyLength, figures);
+          conv.apply({ append: list, record: { usage: lagging, calibration: { m: ratio } } });
+          const old = previousRelease(lagging, ratio);
+          const oldFigure = old.toContextTokens(old.counted(list, cache.count));
+          const exactOld = previousRelease(exact, ratio);
+          const exactFigure = exactOld.toContextTokens(exactOld.counted(list, cache.count));
+          const ours = estimate.toContextTokens(estimate.counted());
+          // Ratio 1: the very same figure. Otherwise within the rounding of the provider's
+          // figure and of two calibrated (ceiled) counts.
+          const tolerance = ratio === 1 ? 0 : 3;
+          expect(Math.abs(oldFigure - exactFigure)).toBeLessThanOrEqual(tolerance);
+          expect(Math.abs(ours - exactFigure)).toBeLessThanOrEqual(tolerance);
+          expect(estimate.counted()).toBe(prefix(length));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });

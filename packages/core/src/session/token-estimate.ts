@@ -7,6 +7,7 @@ import { calibratedTokens, estimateContextTokens } from '../tokens/estimate-cont
 import { maxMessageTokens } from '../tokens/max-message-tokens.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { ConversationState } from './conversation-state.js';
+import { countedPair } from './next-usage-record.js';
 
 /** The session's token figures, all in the provider's tokens unless named `counted`. */
 export type TokenEstimate = {
@@ -85,11 +86,12 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
     const { history, epoch } = conversation;
     const version = conversation.version();
     const fresh = memo && memo.epoch === epoch && memo.version === version && memo.length <= upTo;
-    const usage = currentUsage();
-    if (!fresh && usage?.countedTokens !== undefined && usage.historyLength <= upTo) {
-      // The record holds our count of that prefix (saved by this session, or by the one
-      // before a restart or an eviction): go on from it instead of recounting the history.
-      memo = { epoch, version, length: usage.historyLength, tokens: usage.countedTokens };
+    const pair = countedPair(currentUsage());
+    if (pair && pair.length <= upTo && (!fresh || memo!.length < pair.length)) {
+      // The record holds our count of a prefix (saved by this session, or by the one before a
+      // restart or an eviction; behind its last call when calls far below the trigger left it
+      // there): go on from it instead of recounting the history, the stretch after it in one batch.
+      memo = { epoch, version, length: pair.length, tokens: pair.tokens };
     }
     if (memo && memo.epoch === epoch && memo.version === version && memo.length <= upTo) {
       for (let index = memo.length; index < upTo; index += 1) memo.tokens += cache.count(history[index]!);
@@ -114,11 +116,9 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
   }
 
   function toContextTokens(countedContext: number): number {
-    const usage = conversation.record.usage;
-    const offset =
-      usage?.countedTokens !== undefined
-        ? Math.max(0, usage.inputTokens - calibratedTokens(usage.countedTokens, ratio()))
-        : 0;
+    // The offset from an exact pair: our count and the provider's figure of one call.
+    const pair = countedPair(conversation.record.usage);
+    const offset = pair ? Math.max(0, pair.inputTokens - calibratedTokens(pair.tokens, ratio())) : 0;
     return calibratedTokens(countedContext, ratio(), offset);
   }
 

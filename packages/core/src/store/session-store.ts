@@ -13,8 +13,32 @@ export type UsageRecord = {
   historyLength: number;
   /** The compaction version that context was built from (0 = none). */
   stateVersion: number;
-  /** Our own count of that context (before calibration), to learn the provider's offset and ratio. */
+  /**
+   * Our own count (before calibration) of the context over the first `countedLength`
+   * messages (of that context when `countedLength` is absent), to learn the provider's
+   * offset and ratio.
+   */
   countedTokens?: number;
+  /**
+   * How many first history messages `countedTokens` covers, when fewer than
+   * `historyLength`: a call decided far below the trigger records the provider's figure
+   * and leaves our count where it was (it catches up when a decision reads it). Set
+   * with `countedInputTokens` and `reportsSinceCounted`, or not at all.
+   * @default historyLength (our count covers the call's whole context)
+   */
+  countedLength?: number;
+  /**
+   * The provider's input tokens for the call at `countedLength`: with `countedTokens`, an
+   * exact pair (the offset of `toContextTokens`, the start of a calibration stretch).
+   * @default inputTokens
+   */
+  countedInputTokens?: number;
+  /**
+   * How many usage reports were recorded since the one `countedTokens` was taken at (1 or
+   * more): the per-call calibration samples one sample over that stretch stands for.
+   * @default 0
+   */
+  reportsSinceCounted?: number;
   /**
    * Id of the last history message the call covered; the usage applies only to a
    * history that still holds it at `historyLength - 1` (not merely one of the same length).

@@ -84,4 +84,36 @@ describe('validateSessionRecord', () => {
     expect(problemOf(() => validateSessionRecord({ calibration: { m: 0 } }))).toMatch(/calibration\["m"\]/);
     expect(problemOf(() => validateSessionRecord('text'))).toMatch(/record must be an object/);
   });
+
+  it('accepts a usage record whose count lags its call, and refuses its fields half given or out of range', () => {
+    const usage = {
+      inputTokens: 1_900,
+      contextMessageCount: 6,
+      historyLength: 6,
+      stateVersion: 0,
+      countedTokens: 1_000,
+    };
+    const stretch = { countedLength: 4, countedInputTokens: 1_500, reportsSinceCounted: 2 };
+    const lagging = { usage: { ...usage, ...stretch } };
+    expect(validateSessionRecord(lagging, 'x')).toBe(lagging);
+    // An adapter that rewrote its history may have moved historyLength below it: kept (read as no count).
+    expect(validateSessionRecord({ usage: { ...usage, ...stretch, historyLength: 3 } })).toBeDefined();
+    for (const key of Object.keys(stretch) as (keyof typeof stretch)[]) {
+      const { [key]: _left, ...half } = stretch;
+      expect(problemOf(() => validateSessionRecord({ usage: { ...usage, ...half } }, 'x'))).toContain(`usage.${key}`);
+    }
+    const { countedTokens: _counted, ...uncounted } = usage;
+    expect(problemOf(() => validateSessionRecord({ usage: { ...uncounted, ...stretch } }))).toMatch(
+      /usage\.countedTokens/,
+    );
+    expect(problemOf(() => validateSessionRecord({ usage: { ...usage, ...stretch, countedLength: -1 } }))).toMatch(
+      /usage\.countedLength must be a non-negative integer/,
+    );
+    expect(
+      problemOf(() => validateSessionRecord({ usage: { ...usage, ...stretch, countedInputTokens: '5' } })),
+    ).toMatch(/usage\.countedInputTokens must be a non-negative number/);
+    expect(problemOf(() => validateSessionRecord({ usage: { ...usage, ...stretch, reportsSinceCounted: 0 } }))).toMatch(
+      /usage\.reportsSinceCounted must be 1 or more/,
+    );
+  });
 });

@@ -107,6 +107,25 @@ export function validateCompactionState(value: unknown, source?: string): Compac
   return state as CompactionState;
 }
 
+const STRETCH_KEYS = ['countedLength', 'countedInputTokens', 'reportsSinceCounted'] as const;
+
+/** A usage record whose count lags its last call: the three fields together, beside `countedTokens`. */
+function validateCountedStretch(usage: Fields, source: string | undefined): void {
+  const given = STRETCH_KEYS.filter((key) => usage[key] !== undefined);
+  if (given.length === 0) return;
+  if (given.length < STRETCH_KEYS.length || usage.countedTokens === undefined) {
+    const missing = [...STRETCH_KEYS, 'countedTokens' as const].filter((key) => usage[key] === undefined);
+    fail(source, `usage.${given[0]} needs usage.${missing.join(' and usage.')} beside it`);
+  }
+  // One past `historyLength` is not refused (an adapter that rewrites its history may move
+  // `historyLength`): the session then takes the record's count as no count (`countedPair`).
+  expectCount(usage.countedLength, 'usage.countedLength', source);
+  expectAmount(usage.countedInputTokens, 'usage.countedInputTokens', source);
+  if (expectCount(usage.reportsSinceCounted, 'usage.reportsSinceCounted', source) < 1) {
+    fail(source, 'usage.reportsSinceCounted must be 1 or more');
+  }
+}
+
 function validateUsage(value: unknown, source: string | undefined): UsageRecord {
   const usage = expectObject(value, 'usage', source);
   expectAmount(usage.inputTokens, 'usage.inputTokens', source);
@@ -114,6 +133,7 @@ function validateUsage(value: unknown, source: string | undefined): UsageRecord 
     expectCount(usage[key], `usage.${key}`, source);
   }
   if (usage.countedTokens !== undefined) expectAmount(usage.countedTokens, 'usage.countedTokens', source);
+  validateCountedStretch(usage, source);
   if (usage.lastMessageId !== undefined && typeof usage.lastMessageId !== 'string') {
     fail(source, `usage.lastMessageId must be a string, got ${typeof usage.lastMessageId}`);
   }

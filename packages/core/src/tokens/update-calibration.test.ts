@@ -27,4 +27,15 @@ describe('updateCalibration', () => {
     for (let call = 0; call < 30; call += 1) ratio = updateCalibration(ratio, 13_000, 10_000);
     expect(ratio).toBeCloseTo(1.3, 3);
   });
+
+  it('folds a sample that stands for several calls in as that many equal samples', () => {
+    for (const previous of [undefined, 0.8, 1, 1.3, 1.9]) {
+      for (const samples of [1, 2, 3, 7, 20]) {
+        let oneByOne = previous;
+        for (let call = 0; call < samples; call += 1) oneByOne = updateCalibration(oneByOne, 11_500, 10_000);
+        expect(updateCalibration(previous, 11_500, 10_000, samples)).toBeCloseTo(oneByOne!, 12);
+      }
+    }
+    expect(updateCalibration(1, 12_000, 10_000, 2)).toBeCloseTo(1.102, 12);
+  });
 });
