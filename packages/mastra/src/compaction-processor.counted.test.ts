@@ -45,10 +45,10 @@ describe('CompactionProcessor with threads held counted, not loaded', () => {
     expect(processCountedConversationMemory().size).toBe(countedBefore + 1);
     texts.length = 0;
     await agent.generate(`Note 8: ${'words '.repeat(20)}`, thread);
-    // The model saw the whole thread; only what was new was counted.
+    // The model saw the whole thread; nothing was counted, not even what was new: far below the
+    // trigger, the usage record carries core's count forward (issue 16, session 8).
     expect(promptText(scripted.agentPrompts.at(-1)!)).toContain('Note 0:');
-    expect(texts.join('\n')).toContain('Note 8:');
-    expect(texts.join('\n')).not.toContain('Note 3:');
+    expect(texts).toEqual([]);
 
     // Whatever reads the old messages gets them from the thread, all of them.
     const session = processor.session('t-counted')!;
