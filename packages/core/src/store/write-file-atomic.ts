@@ -10,19 +10,26 @@ export function isTempFileOf(file: string, candidate: string): boolean {
   return /^\d+\.[0-9a-f]{8}\.tmp$/.test(candidate.slice(file.length + 1));
 }
 
-/** Where this process's temp-file suffixes start: random, so two processes that share a pid over time seldom meet. */
-let nextSuffix = Math.floor(Math.random() * 0x1_0000_0000);
+/**
+ * The last temp-file suffix this process drew. Its random start is drawn at the first
+ * name, not when the module loads: a program built into a startup snapshot would
+ * otherwise start every process it runs at the same value.
+ */
+let lastSuffix: number | undefined;
+
+/** Temp names {@link writeFileAtomic} tries when the one it drew exists already. */
+const TEMP_NAME_ATTEMPTS = 16;
 
 /**
  * The 8 hex digits of the next temp file's name: a random start counted up, so
  * no two writes of one process ever draw the same name. Not `crypto`: loading
  * `node:crypto` costs a new process 4–8 ms of CPU at its first save, and the
  * name needs no secrecy (the temp file is opened with `wx`, which fails rather
- * than follow or reuse anything already there).
+ * than follow or reuse anything already there; a name that exists is skipped).
  */
 function tempSuffix(): string {
-  nextSuffix = (nextSuffix + 1) % 0x1_0000_0000;
-  return nextSuffix.toString(16).padStart(8, '0');
+  lastSuffix = ((lastSuffix ?? Math.floor(Math.random() * 0x1_0000_0000)) + 1) % 0x1_0000_0000;
+  return lastSuffix.toString(16).padStart(8, '0');
 }
 
 /**
@@ -40,9 +47,8 @@ export function tempFileOf(file: string): string {
  * afterwards (where the platform allows) so the rename itself is durable.
  */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const temp = tempFileOf(file);
+  const { temp, handle } = await openTempFile(file);
   try {
-    const handle = await open(temp, 'wx');
     try {
       await handle.writeFile(text, 'utf8');
       await handle.sync();
@@ -55,6 +61,22 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
     throw error;
   }
   await syncFolder(dirname(file));
+}
+
+/**
+ * Creates a new temp file for `file` (`wx`: never one that exists). A name that exists
+ * already (a save that crashed before its rename, or another process that drew the same
+ * pid and suffix) is left alone and the next name tried.
+ */
+async function openTempFile(file: string): Promise<{ temp: string; handle: FileHandle }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const temp = tempFileOf(file);
+    try {
+      return { temp, handle: await open(temp, 'wx') };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= TEMP_NAME_ATTEMPTS) throw error;
+    }
+  }
 }
 
 async function syncFolder(folder: string): Promise<void> {
