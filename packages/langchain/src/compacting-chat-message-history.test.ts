@@ -175,6 +175,39 @@ describe('CompactingChatMessageHistory in RunnableWithMessageHistory', () => {
     expect(counter.texts.slice(afterSecond)).toEqual(['An answer', 'And another']);
   });
 
+  it('goes on with its session after a usage report, on a store that stamps records with revisions', async () => {
+    // The store gives the record back with the revision it stamped on the save: still the record the session left.
+    const inner = memoryStore();
+    let loads = 0;
+    const store = {
+      ...inner,
+      loadRecord(sessionId: string) {
+        loads += 1;
+        return inner.loadRecord(sessionId);
+      },
+    };
+    const full = new InMemoryChatMessageHistory();
+    const history = new CompactingChatMessageHistory({ sessionId: 'stamped', history: full, store, settings });
+    const perCall: number[] = [];
+    for (let turn = 0; turn < 5; turn += 1) {
+      await history.addMessages([new HumanMessage(`Question ${turn}`)]);
+      const before = loads;
+      const sent = await history.getMessages();
+      perCall.push(loads - before);
+      const input = sentTokens(sent) + 50;
+      await history.addMessages([
+        new AIMessage({
+          content: `Answer ${turn}`,
+          usage_metadata: { input_tokens: input, output_tokens: 5, total_tokens: input + 5 },
+        }),
+      ]);
+    }
+    expect((await inner.loadRecord('stamped'))?.revision).toEqual(expect.any(Number));
+    // The first call's new session loads the record once; every later call only checks that the store still holds the
+    // record its session left (one load), where a new session per call would load it a second time.
+    expect(perCall).toEqual([1, 1, 1, 1, 1]);
+  });
+
   it('sees a compaction another wrapper of the same conversation made in the meantime', async () => {
     const full = new InMemoryChatMessageHistory();
     const store = memoryStore();

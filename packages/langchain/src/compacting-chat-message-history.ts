@@ -196,7 +196,8 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
     const extended =
       kept.input === input || (!!kept.input && !kept.input.released && extendsHistory(kept.input.result, input.result));
     if (!extended) return false;
-    return JSON.stringify(await this.#store.loadRecord(this.sessionId)) === kept.store.recordJson;
+    // The store stamps a record with its revision on load: compared apart from the content (`holds`).
+    return kept.store.holds(await this.#store.loadRecord(this.sessionId));
   }
 
   /** A new session: it reads the record from the store, so instances can come and go. */
