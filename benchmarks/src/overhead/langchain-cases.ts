@@ -151,12 +151,14 @@ function checkpointedAgent(calls: number, inputTokens: number) {
     middleware: [outer, ours as unknown as ReturnType<typeof compactionMiddleware>, inner],
     checkpointer: new MemorySaver(),
   });
-  const config = { configurable: { thread_id: 'bench-new-run' } };
   return {
-    /** Runs the agent once on the thread with `messages` as input; returns the two figures of each model call (ms). */
-    async run(messages: BaseMessage[]): Promise<{ timed: { hook: number; around: number }[]; messages: number }> {
+    /** Runs the agent once on a thread with `messages` as input; returns the two figures of each model call (ms). */
+    async run(
+      messages: BaseMessage[],
+      threadId = 'bench-new-run',
+    ): Promise<{ timed: { hook: number; around: number }[]; messages: number }> {
       timed = [];
-      const state = await agent.invoke({ messages }, config);
+      const state = await agent.invoke({ messages }, { configurable: { thread_id: threadId } });
       return { timed, messages: state.messages.length };
     },
   };
@@ -186,6 +188,44 @@ async function newRuns(id: string, input: CaseInput, figure: 'hook' | 'window'):
     input,
   );
   return { stats, messagesAtEnd: length - 2 };
+}
+
+/**
+ * New runs of two threads of one agent (one middleware, one `MemorySaver`), each holding
+ * the history, alternating as a chat server's are: per sample a run of the other thread
+ * (untimed), then the timed run of this one — what our middleware adds to its model call
+ * (the probe window, as `langchain-new-run`). The other thread's run allocates its own
+ * restored state and checkpoints in between, as any other conversation of the process does.
+ */
+async function interleavedNewRuns(id: string, input: CaseInput): Promise<CaseOutcome> {
+  const runs = input.samples + input.warmup;
+  const agent = checkpointedAgent(2 * (runs + 1), input.tokens);
+  const threads = ['bench-new-run-timed', 'bench-new-run-other'] as const;
+  const lengths = new Map<string, number>();
+  for (const thread of threads)
+    lengths.set(thread, (await agent.run(fromCoreMessages(input.history), thread)).messages);
+  let next = input.history.length;
+  const runOnce = async (thread: string) => {
+    const { text } = appendedMessage(next++, thread).parts[0] as { text: string };
+    const run = await agent.run([new HumanMessage(text)], thread);
+    const length = lengths.get(thread)!;
+    if (run.timed.length !== 1 || run.messages !== length + 2)
+      throw new Error(
+        `langchain interleaved new run (${thread}): ${run.timed.length} model calls, ${run.messages} messages`,
+      );
+    lengths.set(thread, run.messages);
+    return run.timed[0]!;
+  };
+  const stats = await measure(
+    id,
+    async () => {
+      await runOnce(threads[1]);
+      const { hook, around } = await runOnce(threads[0]);
+      return { overriddenDuration: hook + around };
+    },
+    input,
+  );
+  return { stats, messagesAtEnd: lengths.get(threads[0])! - 2 };
 }
 
 function compactingHistory(
@@ -282,6 +322,19 @@ export const langchainCases: BenchCase[] = [
     note: "the same runs: our middleware's `wrapModelCall` alone, from LangChain's call into it to its return, the handler it awaits taken out; the rest of the row above is LangChain's work for our middleware (parsing its state schema, making the request and runtime, checking what it hands the model)",
     run(input) {
       return newRuns(this.id, input, 'hook');
+    },
+  },
+  {
+    id: 'langchain-new-run-interleaved',
+    label:
+      'LangChain `compactionMiddleware`, first model call of a new run with another thread’s run in between (MemorySaver)',
+    framework: 'langchain',
+    kind: 'ours',
+    scenario: 'per-call',
+    cost: 'slow',
+    note: "two threads of one agent (our middleware, one `MemorySaver`), each holding the history; per sample a new run of the other thread (untimed), then a new run of this one with one new human message; timed as `langchain-new-run`: what our middleware adds to that run's first model call (our `wrapModelCall` and LangChain's work for its state schema), the model's answer taken out. The other thread's run allocates its restored state and checkpoints in between, as a chat server's other conversations do",
+    run(input) {
+      return interleavedNewRuns(this.id, input);
     },
   },
   {

@@ -60,7 +60,10 @@ const FLAT = 1.5;
  * over a stored conversation after a restart.
  */
 const LARGEST_SIZE_TARGETS: readonly { ids: readonly string[]; limitMs: number }[] = [
-  { ids: ['langchain-new-run', 'mastra-first-step', 'mastra-first-step-recalled'], limitMs: 2 },
+  {
+    ids: ['langchain-new-run', 'langchain-new-run-interleaved', 'mastra-first-step', 'mastra-first-step-recalled'],
+    limitMs: 2,
+  },
   { ids: ['core-restart', 'core-restart-sqlite', 'core-restart-process', 'core-restart-process-sqlite'], limitMs: 50 },
 ];
 
