@@ -60,7 +60,8 @@ describe('createTokenEstimate', () => {
     expect(usageCoversHistory(usage, list)).toBe(false);
     conv.apply({ record: { usage } });
     expect(estimate.estimate()).toBe(contextTokens(list, undefined, cache.count, counter));
-    expect(estimate.upperBound()).toBeUndefined();
+    // Its bound is our count's (the session's own counted so far), never the report's figure.
+    expect(estimate.upperBound()).toBe(estimate.toContextTokens(contextTokens(list, undefined, cache.count, counter)));
   });
 
   it('carries the calibration and the last report offset into counted figures', () => {
@@ -226,6 +227,46 @@ describe('createTokenEstimate', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('property: without a report, the bound is our count so far plus a bound of what came after it, never below the estimate', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 10 }),
+        fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }),
+        (steps, reads) => {
+          const { conversation: conv, estimate, cache } = setup();
+          const list = messages(
+            steps.reduce((a, b) => a + b, 0),
+            20,
+          );
+          expect(estimate.upperBound()).toBeUndefined(); // nothing counted yet: the exact path counts
+          let at = 0;
+          for (const [index, step] of steps.entries()) {
+            conv.apply({ append: list.slice(at, at + step) });
+            at += step;
+            // Counted now and then (an exact path), far below the other times.
+            if (index === 0 || reads[index])
+              expect(estimate.counted()).toBe(contextTokens(conv.history, undefined, cache.count, counter));
+            const bound = estimate.upperBound()!;
+            expect(bound).toBeGreaterThanOrEqual(
+              estimate.toContextTokens(contextTokens(conv.history, undefined, cache.count, counter)),
+            );
+            // A deferred estimate taken now reads this moment's history, whatever is appended before it is read.
+            const deferred = estimate.deferredEstimate();
+            const now = estimate.toContextTokens(
+              contextTokens(conv.history.slice(0, at), undefined, cache.count, counter),
+            );
+            conv.apply({ append: messages(1, 3).map((message) => ({ ...message, id: `extra-${index}` })) });
+            expect(deferred()).toBe(now);
+            expect(estimate.estimate()).toBeLessThanOrEqual(estimate.upperBound()!);
+            conv.apply({ replace: conv.history.slice(0, at) });
+            estimate.counted();
+          }
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 });

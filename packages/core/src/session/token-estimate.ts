@@ -31,8 +31,10 @@ export type TokenEstimate = {
   /** Counted tokens → what the provider will report (ratio, plus the last report's offset). */
   toContextTokens(counted: number): number;
   /**
-   * A cheap upper bound of the estimate for calls far from the trigger, or
-   * undefined without a report for this history (then the exact path runs).
+   * A cheap upper bound of the estimate for calls far from the trigger: with a report for
+   * this history, its figure plus a bound of what came after; without one, our count so
+   * far plus a bound of what came after it. Undefined when neither is there (then the
+   * exact path runs and counts).
    */
   upperBound(): number | undefined;
   /** The kept budget in our counter's tokens (settings speak the provider's tokens). */
@@ -72,6 +74,8 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
   /** How the context is built (the summary's closing line depends on `historyTools`). */
   const built = { historyTools: settings.historyTools };
   let memo: { epoch: number; version: number; length: number; tokens: number } | undefined;
+  /** Without a report: the bound of the history's messages from `from` (the memo's length then) to `length`. */
+  let bounded: { epoch: number; version: number; from: number; length: number; sum: number } | undefined;
 
   const ratio = () => conversation.record.calibration?.[modelKey] ?? 1;
 
@@ -115,11 +119,15 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
     return memo.tokens;
   }
 
-  function toContextTokens(countedContext: number): number {
-    // The offset from an exact pair: our count and the provider's figure of one call.
+  /** What the provider counts beside the messages, from an exact pair: our count and its figure of one call. */
+  function offsetFor(scale: number): number {
     const pair = countedPair(conversation.record.usage);
-    const offset = pair ? Math.max(0, pair.inputTokens - calibratedTokens(pair.tokens, ratio())) : 0;
-    return calibratedTokens(countedContext, ratio(), offset);
+    return pair ? Math.max(0, pair.inputTokens - calibratedTokens(pair.tokens, scale)) : 0;
+  }
+
+  function toContextTokens(countedContext: number): number {
+    const scale = ratio();
+    return calibratedTokens(countedContext, scale, offsetFor(scale));
   }
 
   return {
@@ -140,10 +148,26 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
     },
     upperBound() {
       const usage = currentUsage();
-      if (!usage) return undefined;
       // A byte-level BPE token covers at least one UTF-8 byte, and a UTF-16 unit is at
       // most three bytes; messages counted already use their count.
       const { history } = conversation;
+      if (!usage) {
+        // No report for this context: our count so far (the memo) plus a bound of what came after it.
+        if (!memo || memo.epoch !== conversation.epoch || memo.version !== conversation.version()) return undefined;
+        if (memo.length > history.length) return undefined;
+        // The bound of the messages after the memo goes on from the last call's (each message once).
+        const fromMemo =
+          bounded?.epoch === memo.epoch && bounded.version === memo.version && bounded.from === memo.length;
+        if (!fromMemo || bounded!.length > history.length) {
+          bounded = { epoch: memo.epoch, version: memo.version, from: memo.length, length: memo.length, sum: 0 };
+        }
+        const tail = bounded!;
+        for (; tail.length < history.length; tail.length += 1) {
+          const message = history[tail.length]!;
+          tail.sum += cache.peek?.(message.id) ?? maxMessageTokens(message);
+        }
+        return toContextTokens(memo.tokens + tail.sum);
+      }
       let added = 0;
       for (let index = usage.historyLength; index < history.length; index += 1) {
         const message = history[index]!;
@@ -153,15 +177,28 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
     },
     deferredEstimate() {
       const usage = currentUsage();
-      if (!usage) {
-        const tokens = toContextTokens(counted());
-        return () => tokens;
-      }
       // The history array only grows in place (a replacement is a new array): its first
       // `length` messages stay this moment's.
       const { history } = conversation;
       const length = history.length;
       const scale = ratio();
+      if (!usage) {
+        const known =
+          memo?.epoch === conversation.epoch && memo.version === conversation.version() && memo.length <= length;
+        if (!known) {
+          const tokens = toContextTokens(counted());
+          return () => tokens;
+        }
+        // Our count so far and this moment's offset; the messages after the count are counted when read.
+        const base = memo!.tokens;
+        const from = memo!.length;
+        const offset = offsetFor(scale);
+        return () => {
+          let tokens = base;
+          for (let index = from; index < length; index += 1) tokens += cache.count(history[index]!);
+          return calibratedTokens(tokens, scale, offset);
+        };
+      }
       return () => {
         let added = 0;
         for (let index = usage.historyLength; index < length; index += 1) added += cache.count(history[index]!);
