@@ -235,7 +235,9 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
         // No tokenizer call for the record unless it has no count to go on from (a record from
         // before counts were kept): the count catches up when a decision reads it (`settle`).
         remember(length, (previous) =>
-          carriesCount(previous, historyLength, version) ? undefined : estimate.counted(historyLength),
+          carriesCount(previous, historyLength, version) && usageCoversHistory(previous!, conversation.history)
+            ? undefined
+            : estimate.counted(historyLength),
         );
         return lazyContext(
           () => current.slice(0, length),

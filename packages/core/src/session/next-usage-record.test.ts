@@ -89,7 +89,8 @@ describe('a call far below the trigger (its count not taken)', () => {
       contextMessageCount: 4,
       historyLength: 6,
       stateVersion: 0,
-      countedTokens: 1_000,
+      // Not countedTokens: the previous release would read it as a count of all six messages.
+      countedPrefixTokens: 1_000,
       countedLength: 4,
       countedInputTokens: 1_500,
       reportsSinceCounted: 1,

@@ -69,18 +69,19 @@ export type CountedPair = {
 };
 
 /**
- * The exact pair a usage record holds: `countedTokens` over `countedLength` messages
- * (`historyLength` when absent, a record from before the field) with `countedInputTokens`
- * (`inputTokens`). Undefined without our count, or when the count's length lies past
+ * The exact pair a usage record holds: `countedPrefixTokens` over `countedLength` messages
+ * with `countedInputTokens` while the count lags, else `countedTokens` over `historyLength`
+ * with `inputTokens`. Undefined without our count, or when the count's length lies past
  * the record's `historyLength` (not a prefix of its call's history: no count).
  */
 export function countedPair(usage: UsageRecord | undefined): CountedPair | undefined {
-  if (usage?.countedTokens === undefined) return undefined;
+  const counted = usage?.countedLength !== undefined ? usage.countedPrefixTokens : usage?.countedTokens;
+  if (usage === undefined || counted === undefined) return undefined;
   const length = usage.countedLength ?? usage.historyLength;
   if (length > usage.historyLength) return undefined;
   return {
     length,
-    tokens: usage.countedTokens,
+    tokens: counted,
     inputTokens: usage.countedInputTokens ?? usage.inputTokens,
     reports: usage.reportsSinceCounted ?? 0,
   };
@@ -129,7 +130,7 @@ export function nextUsageRecord(
       count = { countedTokens: pair.tokens }; // the same messages on the same version: the same context
     } else if (pair && pair.length < prepared.historyLength) {
       const stretch = { countedLength: pair.length, countedInputTokens: pair.inputTokens };
-      count = { countedTokens: pair.tokens, ...stretch, reportsSinceCounted: pair.reports + 1 };
+      count = { countedPrefixTokens: pair.tokens, ...stretch, reportsSinceCounted: pair.reports + 1 };
     }
     return { ...record, usage: { ...call, ...count, ...last } };
   }
@@ -150,7 +151,13 @@ export function nextUsageRecord(
 export function settledUsageRecord(record: SessionRecord, counted: number, modelKey: string): SessionRecord {
   const usage = record.usage;
   if (!usage) return record;
-  const { countedLength: _length, countedInputTokens: _input, reportsSinceCounted: _reports, ...call } = usage;
+  const {
+    countedLength: _length,
+    countedInputTokens: _input,
+    reportsSinceCounted: _reports,
+    countedPrefixTokens: _prefix,
+    ...call
+  } = usage;
   const pair = countedPair(usage);
   const calibration = learned(record, pair, counted, usage.inputTokens, modelKey, 0);
   return {

@@ -14,27 +14,34 @@ export type UsageRecord = {
   /** The compaction version that context was built from (0 = none). */
   stateVersion: number;
   /**
-   * Our own count (before calibration) of the context over the first `countedLength`
-   * messages (of that context when `countedLength` is absent), to learn the provider's
-   * offset and ratio.
+   * Our own count (before calibration) of the call's whole context, to learn the provider's
+   * offset and ratio. Absent while the count lags the call (see `countedPrefixTokens`): a
+   * release before the lagging count reads it as covering `historyLength`, so it is never
+   * written for fewer messages.
    */
   countedTokens?: number;
   /**
-   * How many first history messages `countedTokens` covers, when fewer than
+   * How many first history messages `countedPrefixTokens` covers, when fewer than
    * `historyLength`: a call decided far below the trigger records the provider's figure
    * and leaves our count where it was (it catches up when a decision reads it). Set
-   * with `countedInputTokens` and `reportsSinceCounted`, or not at all.
-   * @default historyLength (our count covers the call's whole context)
+   * with `countedPrefixTokens`, `countedInputTokens` and `reportsSinceCounted`, or not at all.
+   * @default historyLength (`countedTokens` covers the call's whole context)
    */
   countedLength?: number;
   /**
-   * The provider's input tokens for the call at `countedLength`: with `countedTokens`, an
-   * exact pair (the offset of `toContextTokens`, the start of a calibration stretch).
+   * Our own count (before calibration) of the context over the first `countedLength`
+   * messages, in place of `countedTokens` while the count lags.
+   * @default countedTokens
+   */
+  countedPrefixTokens?: number;
+  /**
+   * The provider's input tokens for the call at `countedLength`: with `countedPrefixTokens`,
+   * an exact pair (the offset of `toContextTokens`, the start of a calibration stretch).
    * @default inputTokens
    */
   countedInputTokens?: number;
   /**
-   * How many usage reports were recorded since the one `countedTokens` was taken at (1 or
+   * How many usage reports were recorded since the one our count was taken at (1 or
    * more): the per-call calibration samples one sample over that stretch stands for.
    * @default 0
    */

@@ -85,15 +85,9 @@ describe('validateSessionRecord', () => {
     expect(problemOf(() => validateSessionRecord('text'))).toMatch(/record must be an object/);
   });
 
-  it('accepts a usage record whose count lags its call, and refuses its fields half given or out of range', () => {
-    const usage = {
-      inputTokens: 1_900,
-      contextMessageCount: 6,
-      historyLength: 6,
-      stateVersion: 0,
-      countedTokens: 1_000,
-    };
-    const stretch = { countedLength: 4, countedInputTokens: 1_500, reportsSinceCounted: 2 };
+  it('accepts a usage record whose count lags its call, and refuses its fields half given, beside countedTokens, or out of range', () => {
+    const usage = { inputTokens: 1_900, contextMessageCount: 6, historyLength: 6, stateVersion: 0 };
+    const stretch = { countedPrefixTokens: 1_000, countedLength: 4, countedInputTokens: 1_500, reportsSinceCounted: 2 };
     const lagging = { usage: { ...usage, ...stretch } };
     expect(validateSessionRecord(lagging, 'x')).toBe(lagging);
     // An adapter that rewrote its history may have moved historyLength below it: kept (read as no count).
@@ -102,9 +96,9 @@ describe('validateSessionRecord', () => {
       const { [key]: _left, ...half } = stretch;
       expect(problemOf(() => validateSessionRecord({ usage: { ...usage, ...half } }, 'x'))).toContain(`usage.${key}`);
     }
-    const { countedTokens: _counted, ...uncounted } = usage;
-    expect(problemOf(() => validateSessionRecord({ usage: { ...uncounted, ...stretch } }))).toMatch(
-      /usage\.countedTokens/,
+    // countedTokens says the whole call was counted (what a release before the lagging count reads): not beside a lag.
+    expect(problemOf(() => validateSessionRecord({ usage: { ...usage, ...stretch, countedTokens: 1_000 } }))).toMatch(
+      /usage\.countedTokens covers the whole call/,
     );
     expect(problemOf(() => validateSessionRecord({ usage: { ...usage, ...stretch, countedLength: -1 } }))).toMatch(
       /usage\.countedLength must be a non-negative integer/,
@@ -112,6 +106,9 @@ describe('validateSessionRecord', () => {
     expect(
       problemOf(() => validateSessionRecord({ usage: { ...usage, ...stretch, countedInputTokens: '5' } })),
     ).toMatch(/usage\.countedInputTokens must be a non-negative number/);
+    expect(
+      problemOf(() => validateSessionRecord({ usage: { ...usage, ...stretch, countedPrefixTokens: -3 } })),
+    ).toMatch(/usage\.countedPrefixTokens must be a non-negative number/);
     expect(problemOf(() => validateSessionRecord({ usage: { ...usage, ...stretch, reportsSinceCounted: 0 } }))).toMatch(
       /usage\.reportsSinceCounted must be 1 or more/,
     );

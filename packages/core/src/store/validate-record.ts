@@ -107,20 +107,30 @@ export function validateCompactionState(value: unknown, source?: string): Compac
   return state as CompactionState;
 }
 
-const STRETCH_KEYS = ['countedLength', 'countedInputTokens', 'reportsSinceCounted'] as const;
+const STRETCH_KEYS = ['countedLength', 'countedInputTokens', 'reportsSinceCounted', 'countedPrefixTokens'] as const;
 
-/** A usage record whose count lags its last call: the three fields together, beside `countedTokens`. */
+/**
+ * A usage record whose count lags its last call: the four fields together, and no
+ * `countedTokens` (which a release before the lagging count reads as covering the call).
+ */
 function validateCountedStretch(usage: Fields, source: string | undefined): void {
   const given = STRETCH_KEYS.filter((key) => usage[key] !== undefined);
   if (given.length === 0) return;
-  if (given.length < STRETCH_KEYS.length || usage.countedTokens === undefined) {
-    const missing = [...STRETCH_KEYS, 'countedTokens' as const].filter((key) => usage[key] === undefined);
+  if (given.length < STRETCH_KEYS.length) {
+    const missing = STRETCH_KEYS.filter((key) => usage[key] === undefined);
     fail(source, `usage.${given[0]} needs usage.${missing.join(' and usage.')} beside it`);
+  }
+  if (usage.countedTokens !== undefined) {
+    fail(
+      source,
+      'usage.countedTokens covers the whole call: leave it out beside usage.countedLength (the count over that prefix is usage.countedPrefixTokens)',
+    );
   }
   // One past `historyLength` is not refused (an adapter that rewrites its history may move
   // `historyLength`): the session then takes the record's count as no count (`countedPair`).
   expectCount(usage.countedLength, 'usage.countedLength', source);
   expectAmount(usage.countedInputTokens, 'usage.countedInputTokens', source);
+  expectAmount(usage.countedPrefixTokens, 'usage.countedPrefixTokens', source);
   if (expectCount(usage.reportsSinceCounted, 'usage.reportsSinceCounted', source) < 1) {
     fail(source, 'usage.reportsSinceCounted must be 1 or more');
   }
