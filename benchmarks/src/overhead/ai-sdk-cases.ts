@@ -106,6 +106,32 @@ async function transform(mw: Middleware, prompt: LanguageModelV4Prompt): Promise
   return (await mw.transformParams({ type: 'generate', params, model })).prompt;
 }
 
+/**
+ * Times `transformParams` on the prompt `next` makes before each call (untimed), checking that
+ * nothing was compacted (the prompt goes back as long as it came).
+ */
+function measureTransform(
+  id: string,
+  mw: Middleware,
+  next: () => LanguageModelV4Prompt | Promise<LanguageModelV4Prompt>,
+  input: CaseInput,
+) {
+  let prompt: LanguageModelV4Prompt = [];
+  return measure(
+    id,
+    async () => {
+      const sent = await transform(mw, prompt);
+      if (sent.length !== prompt.length) throw new Error('ai-sdk: the prompt changed without a compaction');
+    },
+    {
+      ...input,
+      beforeEach: async () => {
+        prompt = await next();
+      },
+    },
+  );
+}
+
 /** `@compaction/ai-sdk`'s middleware, and the two passes over the prompt it makes on every call. */
 export const aiSdkCases: BenchCase[] = [
   {
@@ -120,20 +146,7 @@ export const aiSdkCases: BenchCase[] = [
       const mw = middleware(NO_COMPACTION);
       const calls = conversation(input, this.id);
       await transform(mw, freshPrompt(calls.base()));
-      let prompt: LanguageModelV4Prompt = [];
-      const stats = await measure(
-        this.id,
-        async () => {
-          const sent = await transform(mw, prompt);
-          if (sent.length !== prompt.length) throw new Error('ai-sdk: the prompt changed without a compaction');
-        },
-        {
-          ...input,
-          beforeEach: () => {
-            prompt = calls.grow();
-          },
-        },
-      );
+      const stats = await measureTransform(this.id, mw, () => calls.grow(), input);
       return { stats, messagesAtEnd: calls.next() };
     },
   },
@@ -206,20 +219,7 @@ export const aiSdkCases: BenchCase[] = [
       const mw = middleware(NO_COMPACTION);
       const calls = applicationConversation(input, this.id);
       await transform(mw, await calls.prompt());
-      let prompt: LanguageModelV4Prompt = [];
-      const stats = await measure(
-        this.id,
-        async () => {
-          const sent = await transform(mw, prompt);
-          if (sent.length !== prompt.length) throw new Error('ai-sdk: the prompt changed without a compaction');
-        },
-        {
-          ...input,
-          beforeEach: async () => {
-            prompt = await calls.grow();
-          },
-        },
-      );
+      const stats = await measureTransform(this.id, mw, () => calls.grow(), input);
       return { stats, messagesAtEnd: calls.next() };
     },
   },
