@@ -5,11 +5,17 @@ import type { SessionRecord, UsageRecord } from '../store/session-store.js';
 import { initialPolicyState, shouldAutoCompact } from './auto-compaction-policy.js';
 import type { ContextCache } from './context-cache.js';
 import type { ConversationState } from './conversation-state.js';
-import { carriesCount, nextUsageRecord, type PreparedCall, settledUsageRecord } from './next-usage-record.js';
+import {
+  carriesCount,
+  nextUsageRecord,
+  type PreparedCall,
+  settledUsageRecord,
+  usageCoversHistory,
+} from './next-usage-record.js';
 import type { CompactionRunner } from './run-compaction.js';
 import type { SessionEvents } from './session-events.js';
 import type { SessionPersistence } from './session-persistence.js';
-import { type TokenEstimate, usageCoversHistory } from './token-estimate.js';
+import type { TokenEstimate } from './token-estimate.js';
 import type { CompactionResult, PreparedContext } from './types.js';
 
 /**
@@ -235,7 +241,7 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
         // No tokenizer call for the record unless it has no count to go on from (a record from
         // before counts were kept): the count catches up when a decision reads it (`settle`).
         remember(length, (previous) =>
-          carriesCount(previous, historyLength, version) && usageCoversHistory(previous!, conversation.history)
+          carriesCount(previous, conversation.history, historyLength, version)
             ? undefined
             : estimate.counted(historyLength),
         );

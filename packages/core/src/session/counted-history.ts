@@ -12,8 +12,8 @@ import { countedPair } from './next-usage-record.js';
  * `planSync` compares to tell an append from a branch, and what a new message's id is
  * checked against), and only the messages the usage record did not cover when they came
  * (what the next usage report reads). The usage record stands for the rest: the provider's
- * count of it (`inputTokens`), and our count of a prefix of it (`countedTokens`, which a call
- * far below the trigger leaves where it was). Only a history whose context is
+ * count of it (`inputTokens`), and our count of it or of a prefix of it (`countedTokens`, or
+ * `countedPrefixTokens` once calls far below the trigger left it behind: see `countedPair`). Only a history whose context is
  * the history itself (no compaction state, no tool pair to repair) is held this way. Eight
  * bytes a message, where the ids themselves cost 40–50 (a string each, and its slot).
  */

@@ -115,10 +115,14 @@ describe('a call far below the trigger (its count not taken)', () => {
     const otherVersion = nextUsageRecord(exact, { ...lagging(6, { stateVersion: 1 }), counted: undefined }, 900, 'gpt');
     expect(otherVersion.usage?.countedTokens).toBeUndefined();
     expect(otherVersion.usage?.countedLength).toBeUndefined();
-    expect(carriesCount(exact.usage, 6, 1)).toBe(false);
-    expect(carriesCount(exact.usage, 6, 0)).toBe(true);
-    expect(carriesCount(exact.usage, 3, 0)).toBe(false);
-    expect(carriesCount(undefined, 6, 0)).toBe(false);
+    const history = Array.from({ length: 6 }, (_, index) => ({ id: `m${index}`, role: 'user' as const, parts: [] }));
+    expect(carriesCount(exact.usage, history, 6, 1)).toBe(false);
+    expect(carriesCount(exact.usage, history, 6, 0)).toBe(true);
+    expect(carriesCount(exact.usage, history, 3, 0)).toBe(false);
+    expect(carriesCount(undefined, history, 6, 0)).toBe(false);
+    // A branch of the same length whose message at the record's place is another: not this history's count.
+    const branch = history.map((message, index) => (index === 3 ? { ...message, id: 'other' } : message));
+    expect(carriesCount(exact.usage, branch, 6, 0)).toBe(false);
   });
 
   it('takes a count whose length lies past its historyLength (a rewritten history) as no count', () => {

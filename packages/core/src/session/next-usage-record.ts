@@ -1,5 +1,5 @@
 import { InvalidUsageError } from '../errors/invalid-usage-error.js';
-import type { MessageUsage } from '../messages/types.js';
+import type { Message, MessageUsage } from '../messages/types.js';
 import type { SessionRecord, UsageRecord } from '../store/session-store.js';
 import { updateCalibration } from '../tokens/update-calibration.js';
 
@@ -88,14 +88,32 @@ export function countedPair(usage: UsageRecord | undefined): CountedPair | undef
 }
 
 /**
- * Whether a report for a call over the first `historyLength` messages at `stateVersion`
- * can leave our count where `previous` (the record before that report) has it: the
- * previous pair counts a prefix of that call's history, on the same compaction version.
+ * Whether a report for a call over the first `historyLength` messages of `history` at
+ * `stateVersion` can leave our count where `previous` (the record before that report) has
+ * it: `previous` was made for a prefix of this very history (see {@link usageCoversHistory}:
+ * not a branch of the same length), on the same compaction version, and its pair counts a
+ * prefix of that call's messages.
  */
-export function carriesCount(previous: UsageRecord | undefined, historyLength: number, stateVersion: number): boolean {
+export function carriesCount(
+  previous: UsageRecord | undefined,
+  history: readonly Message[],
+  historyLength: number,
+  stateVersion: number,
+): boolean {
   if (previous === undefined || previous.stateVersion !== stateVersion) return false;
+  if (!usageCoversHistory(previous, history)) return false;
   const pair = countedPair(previous);
   return pair !== undefined && pair.length <= historyLength;
+}
+
+/** Whether a usage record was made for a prefix of this very history (not merely one of the same length). */
+export function usageCoversHistory(usage: UsageRecord, history: readonly Message[]): boolean {
+  if (usage.historyLength > history.length) return false;
+  return (
+    usage.lastMessageId === undefined ||
+    usage.historyLength === 0 ||
+    history[usage.historyLength - 1]?.id === usage.lastMessageId
+  );
 }
 
 /**
@@ -146,7 +164,10 @@ export function nextUsageRecord(
  * The record whose usage lags (see {@link nextUsageRecord}) once our count of its call's
  * context caught up (`counted`, over its `historyLength` messages): the usage exact again,
  * and the calibration sample of the stretch from its pair to that call, weighted as the
- * reports it spans. What a record of the same calls would hold had each been counted.
+ * reports it spans. The usage is what a record of the same calls would hold had each been
+ * counted; the ratio is close to what per-call counts would learn when each call grew by
+ * `MIN_CALIBRATION_GROWTH` or more, and may be learned where they learned nothing (calls that
+ * each grew less, which took no sample one by one).
  */
 export function settledUsageRecord(record: SessionRecord, counted: number, modelKey: string): SessionRecord {
   const usage = record.usage;

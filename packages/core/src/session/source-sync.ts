@@ -20,10 +20,9 @@ import {
   mayHoldId,
   takeCounted,
 } from './counted-history.js';
-import { countedPair } from './next-usage-record.js';
+import { countedPair, usageCoversHistory } from './next-usage-record.js';
 import type { SessionPersistence } from './session-persistence.js';
 import type { TokenEstimate } from './token-estimate.js';
-import { usageCoversHistory } from './token-estimate.js';
 import type { HistorySource, PreparedContext } from './types.js';
 
 /**

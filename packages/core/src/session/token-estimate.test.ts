@@ -8,7 +8,8 @@ import { createTokenCache } from '../tokens/create-token-cache.js';
 import { calibratedTokens } from '../tokens/estimate-context-tokens.js';
 import { heuristicCounter } from '../tokens/heuristic-counter.js';
 import { createConversationState } from './conversation-state.js';
-import { createTokenEstimate, usageCoversHistory } from './token-estimate.js';
+import { usageCoversHistory } from './next-usage-record.js';
+import { createTokenEstimate } from './token-estimate.js';
 
 const counter = heuristicCounter();
 const settings = resolveSettings({ contextWindow: 100_000, keepRecentTokens: 4_000 }, 200_000);

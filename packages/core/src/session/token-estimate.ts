@@ -1,5 +1,4 @@
 import { contextTokens } from '../compaction/compact.js';
-import type { Message } from '../messages/types.js';
 import type { ResolvedSettings } from '../settings/compaction-settings.js';
 import type { UsageRecord } from '../store/session-store.js';
 import type { TokenCache } from '../tokens/create-token-cache.js';
@@ -7,7 +6,7 @@ import { calibratedTokens, estimateContextTokens } from '../tokens/estimate-cont
 import { maxMessageTokens } from '../tokens/max-message-tokens.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { ConversationState } from './conversation-state.js';
-import { countedPair } from './next-usage-record.js';
+import { countedPair, usageCoversHistory } from './next-usage-record.js';
 
 /** The session's token figures, all in the provider's tokens unless named `counted`. */
 export type TokenEstimate = {
@@ -53,16 +52,6 @@ export type TokenEstimateOptions = {
   /** Key of the calibration ratio in the record. */
   modelKey: string;
 };
-
-/** Whether a usage record was made for a prefix of this very history (not merely one of the same length). */
-export function usageCoversHistory(usage: UsageRecord, history: readonly Message[]): boolean {
-  if (usage.historyLength > history.length) return false;
-  return (
-    usage.lastMessageId === undefined ||
-    usage.historyLength === 0 ||
-    history[usage.historyLength - 1]?.id === usage.lastMessageId
-  );
-}
 
 /**
  * The one token estimate of a session: provider usage + our counts + calibration
