@@ -7,19 +7,23 @@ describe('observedStore', () => {
     const inner = memoryStore();
     await inner.saveRecord('s', { stuckAtHistoryLength: 1 });
     const store = observedStore(inner);
-    expect(store.recordJson).toBeUndefined();
+    expect(store.holds(undefined)).toBe(true); // nothing loaded yet
 
     // The store stamps each record with its revision (compare-and-set).
     const first = await store.loadRecord('s');
     expect(first).toEqual({ stuckAtHistoryLength: 1, revision: expect.any(Number) });
-    expect(store.recordJson).toBe(JSON.stringify(first));
+    expect(store.holds(first)).toBe(true);
+    expect(store.holds(undefined)).toBe(false);
     await inner.saveRecord('s', { stuckAtHistoryLength: 2 }); // another writer
-    await store.loadRecord('s');
-    expect(store.recordJson).toBe(JSON.stringify(first));
+    const later = await store.loadRecord('s');
+    expect(store.holds(first)).toBe(true);
+    expect(store.holds(later)).toBe(false);
 
     await store.saveRecord('s', { stuckAtHistoryLength: 3 });
-    expect(store.recordJson).toBe('{"stuckAtHistoryLength":3}');
-    expect(await inner.loadRecord('s')).toEqual({ stuckAtHistoryLength: 3, revision: expect.any(Number) });
+    const saved = await inner.loadRecord('s');
+    expect(saved).toEqual({ stuckAtHistoryLength: 3, revision: expect.any(Number) });
+    expect(store.holds(saved)).toBe(true);
+    expect(store.holds(first)).toBe(false);
   });
 
   it('passes compare-and-set through: a save from a revision the store moved past is refused', async () => {
@@ -33,7 +37,7 @@ describe('observedStore', () => {
     ).rejects.toThrow(StoreConflictError);
     expect(await inner.loadRecord('s')).toMatchObject({ stuckAtHistoryLength: 2 });
     await store.clear('s');
-    expect(store.recordJson).toBeUndefined();
+    expect(store.holds(undefined)).toBe(true);
     expect(await inner.loadRecord('s')).toBeUndefined();
   });
 

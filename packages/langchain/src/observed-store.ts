@@ -2,8 +2,6 @@ import type { SessionRecord, SessionStore } from '@compaction/core';
 
 /** A {@link SessionStore} that knows the record its session holds; see {@link observedStore}. */
 export type ObservedStore = SessionStore & {
-  /** `JSON.stringify` of the record the session first loaded or last saved (undefined: none). */
-  readonly recordJson: string | undefined;
   /**
    * Whether `record`, as the store gives it back now (`loadRecord`), is the record the
    * session holds: the same content, the store's `revision` aside, and — when the store
@@ -19,7 +17,6 @@ export type ObservedStore = SessionStore & {
  * store still holds that record (nothing else wrote one) before it reuses the session.
  */
 export function observedStore(store: SessionStore): ObservedStore {
-  let recordJson: string | undefined;
   let loaded = false;
   // What the session holds: its content without the store's revision, and that revision (undefined: the store gave none).
   let heldJson: string | undefined;
@@ -29,9 +26,6 @@ export function observedStore(store: SessionStore): ObservedStore {
     heldRevision = typeof revision === 'number' ? revision : undefined;
   };
   return {
-    get recordJson() {
-      return recordJson;
-    },
     holds(record) {
       if (heldRevision !== undefined && typeof record?.revision === 'number' && record.revision !== heldRevision)
         return false;
@@ -42,24 +36,19 @@ export function observedStore(store: SessionStore): ObservedStore {
     async loadRecord(sessionId) {
       const record = await store.loadRecord(sessionId);
       // Later loads (a check for a newer state) do not change what the session holds.
-      if (!loaded) {
-        recordJson = JSON.stringify(record);
-        hold(record, record?.revision);
-      }
+      if (!loaded) hold(record, record?.revision);
       loaded = true;
       return record;
     },
     async saveRecord(sessionId, record, options) {
       // Compare-and-set passes through: the inner store decides on `expectedRevision`.
       const revision = await store.saveRecord(sessionId, record, options);
-      recordJson = JSON.stringify(record);
       // The store stamps the saved record with this revision (a record passed in may carry an old one: ignored).
       hold(record, revision);
       return revision;
     },
     async clear(sessionId) {
       await store.clear(sessionId);
-      recordJson = undefined;
       hold(undefined, undefined);
     },
   };
