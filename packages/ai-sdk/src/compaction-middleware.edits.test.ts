@@ -1,11 +1,9 @@
-import { memoryStore } from '@compaction/core';
-import { generateText, type ModelMessage, wrapLanguageModel } from 'ai';
+import { generateText, type ModelMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { textResult } from './__fixtures__/model-fixtures.js';
+import { type ChatSetup, chatSetup, textResult } from './__fixtures__/model-fixtures.js';
 import type { ProviderPrompt } from './ai-sdk-types.js';
-import { compactionMiddleware } from './compaction-middleware.js';
 import { promptToMessages } from './convert-prompt.js';
 
 type Edit = (messages: ModelMessage[]) => void;
@@ -61,23 +59,6 @@ const edits: Record<string, Edit> = {
   },
 };
 
-function setup() {
-  const mock = new MockLanguageModelV4({
-    provider: 'openai',
-    modelId: 'gpt-5',
-    doGenerate: async () => textResult('ok'),
-  });
-  const middleware = compactionMiddleware({
-    store: memoryStore(),
-    summarizer: 'structured',
-    settings: { contextWindow: 128_000 },
-  });
-  const model = wrapLanguageModel({ model: mock, middleware });
-  const call = (messages: ModelMessage[]) =>
-    generateText({ model, messages, providerOptions: { compaction: { sessionId: 'chat' } } });
-  return { mock, middleware, call };
-}
-
 /** The prompt the AI SDK itself builds from `messages` (an unwrapped mock model's). */
 async function referencePrompt(messages: ModelMessage[]): Promise<ProviderPrompt> {
   const reference = new MockLanguageModelV4({ doGenerate: async () => textResult('ok') });
@@ -94,7 +75,7 @@ const view = (messages: readonly { id: string; role: string; parts: unknown }[])
  * exactly its messages, with the ids a first conversion would give them (the middleware's
  * sessions keep the history in memory only: the application re-sends it every call).
  */
-async function expectHolds({ mock, middleware }: ReturnType<typeof setup>, messages: ModelMessage[]) {
+async function expectHolds({ mock, middleware }: ChatSetup, messages: ModelMessage[]) {
   const expected = await referencePrompt(messages);
   expect(mock.doGenerateCalls.at(-1)!.prompt).toStrictEqual(expected);
   const wanted = view(promptToMessages(expected));
@@ -104,7 +85,7 @@ async function expectHolds({ mock, middleware }: ReturnType<typeof setup>, messa
 describe('compactionMiddleware on an edited history', () => {
   for (const [name, edit] of Object.entries(edits)) {
     it(`sees ${name} in an old message: the session holds it and the model gets it`, async () => {
-      const context = setup();
+      const context = chatSetup();
       await context.call(history());
       await expectHolds(context, history());
       const edited = structuredClone(history());
@@ -125,7 +106,7 @@ describe('compactionMiddleware on an edited history', () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 5 }), async (steps) => {
-        const context = setup();
+        const context = chatSetup();
         let messages = history();
         await context.call(messages);
         for (const kind of steps) {
@@ -151,7 +132,7 @@ describe('compactionMiddleware on an edited history', () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
-        const context = setup();
+        const context = chatSetup();
         let messages = history();
         await context.call(messages);
         for (const [index, kind] of steps.entries()) {

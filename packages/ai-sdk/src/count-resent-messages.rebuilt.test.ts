@@ -3,18 +3,15 @@
 // rebuilt), a file part's data wrapper. `countResentMessages` compares those in content, in
 // place; these tests check it still counts exactly the messages whose content ids are
 // unchanged, on prompts rebuilt as the AI SDK does and on the AI SDK's own conversion.
-import { memoryStore } from '@compaction/core';
 import { contentFingerprint } from '@compaction/core/internal';
-import { generateText, type ModelMessage, wrapLanguageModel } from 'ai';
+import type { ModelMessage } from 'ai';
 import { convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal';
-import { MockLanguageModelV4 } from 'ai/test';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { textResult } from './__fixtures__/model-fixtures.js';
+import { chatSetup } from './__fixtures__/model-fixtures.js';
 import { promptArbitrary } from './__fixtures__/prompt-arbitraries.js';
 import { deepCopy } from './__fixtures__/prompt-copies.js';
 import type { PromptMessage, ProviderPrompt } from './ai-sdk-types.js';
-import { compactionMiddleware } from './compaction-middleware.js';
 import { promptToMessages } from './convert-prompt.js';
 import { countResentMessages, sentMessages } from './count-resent-messages.js';
 
@@ -271,19 +268,7 @@ describe('countResentMessages on the AI SDK’s own conversion', () => {
   });
 
   it('through generateText: the session holds the edited content output and the model gets it', async () => {
-    const mock = new MockLanguageModelV4({
-      provider: 'openai',
-      modelId: 'gpt-5',
-      doGenerate: async () => textResult('ok'),
-    });
-    const middleware = compactionMiddleware({
-      store: memoryStore(),
-      summarizer: 'structured',
-      settings: { contextWindow: 128_000 },
-    });
-    const model = wrapLanguageModel({ model: mock, middleware });
-    const call = (messages: ModelMessage[]) =>
-      generateText({ model, messages, providerOptions: { compaction: { sessionId: 'chat' } } });
+    const { mock, middleware, call } = chatSetup();
     const view = (messages: readonly { id: string; role: string; parts: unknown }[]) =>
       JSON.stringify(messages.map(({ id, role, parts }) => ({ id, role, parts })));
     const edited = history();

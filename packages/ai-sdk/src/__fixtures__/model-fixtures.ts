@@ -1,7 +1,8 @@
-import { HISTORY_SUMMARY_HEADINGS } from '@compaction/core';
-import { APICallError, type ModelMessage } from 'ai';
-import { convertArrayToReadableStream } from 'ai/test';
+import { HISTORY_SUMMARY_HEADINGS, memoryStore } from '@compaction/core';
+import { APICallError, generateText, type ModelMessage, wrapLanguageModel } from 'ai';
+import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import type { GenerateResult, ProviderPrompt, StreamPart, StreamResult } from '../ai-sdk-types.js';
+import { type CompactionMiddleware, compactionMiddleware } from '../compaction-middleware.js';
 
 /** V4 usage with the given input tokens. */
 export function usage(inputTokens: number | undefined = 100): GenerateResult['usage'] {
@@ -123,4 +124,35 @@ export function messageText(message: ProviderPrompt[number] | undefined): string
   if (!message) return '';
   if (typeof message.content === 'string') return message.content;
   return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+/** What {@link chatSetup} makes. */
+export type ChatSetup = {
+  /** The model under the middleware (its `doGenerateCalls` are the prompts it was sent). */
+  mock: MockLanguageModelV4;
+  middleware: CompactionMiddleware;
+  /** One `generateText` call in the session `chat`. */
+  call(messages: ModelMessage[]): Promise<unknown>;
+};
+
+/**
+ * A mock `openai` `gpt-5` that answers `ok`, wrapped in our middleware (a `memoryStore`, the
+ * structured summarizer, a 128,000-token window), and `call`: `generateText` over `messages`
+ * in the session `chat`.
+ */
+export function chatSetup(): ChatSetup {
+  const mock = new MockLanguageModelV4({
+    provider: 'openai',
+    modelId: 'gpt-5',
+    doGenerate: async () => textResult('ok'),
+  });
+  const middleware = compactionMiddleware({
+    store: memoryStore(),
+    summarizer: 'structured',
+    settings: { contextWindow: 128_000 },
+  });
+  const model = wrapLanguageModel({ model: mock, middleware });
+  const call = (messages: ModelMessage[]) =>
+    generateText({ model, messages, providerOptions: { compaction: { sessionId: 'chat' } } });
+  return { mock, middleware, call };
 }
