@@ -155,7 +155,7 @@ function checkpointedAgent(calls: number, inputTokens: number) {
     /** Runs the agent once on a thread with `messages` as input; returns the two figures of each model call (ms). */
     async run(
       messages: BaseMessage[],
-      threadId = 'bench-new-run',
+      threadId: string,
     ): Promise<{ timed: { hook: number; around: number }[]; messages: number }> {
       timed = [];
       const state = await agent.invoke({ messages }, { configurable: { thread_id: threadId } });
@@ -166,41 +166,20 @@ function checkpointedAgent(calls: number, inputTokens: number) {
 
 /**
  * The new-run cases: a new `invoke` on a checkpointed thread per sample, one new human
- * message each; `figure` picks what is reported of that run's (only) model call.
+ * message each; `figure` picks what is reported of that run's (only) model call. With more
+ * than one thread (one agent: one middleware, one `MemorySaver`, each thread holding the
+ * history), each sample first runs the others (untimed), as a chat server's conversations
+ * alternate: their runs allocate their own restored state and checkpoints in between.
+ * The first thread is the timed one; each thread's id tags its new messages.
  */
-async function newRuns(id: string, input: CaseInput, figure: 'hook' | 'window'): Promise<CaseOutcome> {
+async function newRuns(
+  id: string,
+  input: CaseInput,
+  figure: 'hook' | 'window',
+  threads: readonly string[] = ['new-run'],
+): Promise<CaseOutcome> {
   const runs = input.samples + input.warmup;
-  const agent = checkpointedAgent(runs + 1, input.tokens);
-  const seeded = await agent.run(fromCoreMessages(input.history));
-  let next = input.history.length;
-  let length = seeded.messages;
-  const stats = await measure(
-    id,
-    async () => {
-      const { text } = appendedMessage(next++, 'new-run').parts[0] as { text: string };
-      const run = await agent.run([new HumanMessage(text)]);
-      if (run.timed.length !== 1 || run.messages !== length + 2)
-        throw new Error(`langchain new run: ${run.timed.length} model calls, ${run.messages} messages`);
-      length = run.messages;
-      const { hook, around } = run.timed[0]!;
-      return { overriddenDuration: figure === 'hook' ? hook : hook + around };
-    },
-    input,
-  );
-  return { stats, messagesAtEnd: length - 2 };
-}
-
-/**
- * New runs of two threads of one agent (one middleware, one `MemorySaver`), each holding
- * the history, alternating as a chat server's are: per sample a run of the other thread
- * (untimed), then the timed run of this one — what our middleware adds to its model call
- * (the probe window, as `langchain-new-run`). The other thread's run allocates its own
- * restored state and checkpoints in between, as any other conversation of the process does.
- */
-async function interleavedNewRuns(id: string, input: CaseInput): Promise<CaseOutcome> {
-  const runs = input.samples + input.warmup;
-  const agent = checkpointedAgent(2 * (runs + 1), input.tokens);
-  const threads = ['bench-new-run-timed', 'bench-new-run-other'] as const;
+  const agent = checkpointedAgent(threads.length * (runs + 1), input.tokens);
   const lengths = new Map<string, number>();
   for (const thread of threads)
     lengths.set(thread, (await agent.run(fromCoreMessages(input.history), thread)).messages);
@@ -210,22 +189,21 @@ async function interleavedNewRuns(id: string, input: CaseInput): Promise<CaseOut
     const run = await agent.run([new HumanMessage(text)], thread);
     const length = lengths.get(thread)!;
     if (run.timed.length !== 1 || run.messages !== length + 2)
-      throw new Error(
-        `langchain interleaved new run (${thread}): ${run.timed.length} model calls, ${run.messages} messages`,
-      );
+      throw new Error(`langchain new run (${thread}): ${run.timed.length} model calls, ${run.messages} messages`);
     lengths.set(thread, run.messages);
     return run.timed[0]!;
   };
+  const [timed, ...others] = threads as [string, ...string[]];
   const stats = await measure(
     id,
     async () => {
-      await runOnce(threads[1]);
-      const { hook, around } = await runOnce(threads[0]);
-      return { overriddenDuration: hook + around };
+      for (const thread of others) await runOnce(thread);
+      const { hook, around } = await runOnce(timed);
+      return { overriddenDuration: figure === 'hook' ? hook : hook + around };
     },
     input,
   );
-  return { stats, messagesAtEnd: lengths.get(threads[0])! - 2 };
+  return { stats, messagesAtEnd: lengths.get(timed)! - 2 };
 }
 
 function compactingHistory(
@@ -334,7 +312,7 @@ export const langchainCases: BenchCase[] = [
     cost: 'slow',
     note: "two threads of one agent (our middleware, one `MemorySaver`), each holding the history; per sample a new run of the other thread (untimed), then a new run of this one with one new human message; timed as `langchain-new-run`: what our middleware adds to that run's first model call (our `wrapModelCall` and LangChain's work for its state schema), the model's answer taken out. The other thread's run allocates its restored state and checkpoints in between, as a chat server's other conversations do",
     run(input) {
-      return interleavedNewRuns(this.id, input);
+      return newRuns(this.id, input, 'window', ['bench-new-run-timed', 'bench-new-run-other']);
     },
   },
   {
