@@ -79,6 +79,18 @@ export type CallCycle = {
    */
   settle(): Promise<void>;
   /**
+   * The record a branch switch saves (`record`: the new branch's, its usage dropped) with the
+   * calibration this session holds — a usage report the store refused included — and, when
+   * calls far below the trigger left the usage record lagging, the stretch's sample: what
+   * `settle` would learn now, learned before the old branch is replaced (the new branch's
+   * calls cannot count it). `count(usage)` is our count of that record's call, read from the
+   * old branch; undefined when it cannot be read (nothing is learned). By default it is read
+   * from the loaded history, when that is the history the record was made for. Saves nothing:
+   * the switch saves the record, so a switch the store refuses learns nothing, and one tried
+   * again learns the stretch once.
+   */
+  branchRecord(record: SessionRecord, count?: (usage: UsageRecord) => number | undefined): SessionRecord;
+  /**
    * Whether a call over a history of `length` messages with this upper bound takes the
    * fast path (no compaction asked for or suspected, the bound far below the trigger,
    * not stuck at this length): the rule `prepare` follows, for a caller that holds the
@@ -151,12 +163,24 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
     }
   }
 
-  async function settle(): Promise<void> {
+  /** Our count of a usage record's call from the loaded history, when it is the history that record was made for. */
+  function countLoaded(usage: UsageRecord): number | undefined {
+    return usageCoversHistory(usage, conversation.history) ? estimate.counted(usage.historyLength) : undefined;
+  }
+
+  /** The record with our usage fields (a report the store refused included) and its usage lagging at this version, if it is. */
+  function lagging(): { record: SessionRecord; usage: UsageRecord | undefined } {
     const record = { ...conversation.record, ...pendingUsage };
     const usage = record.usage;
-    if (usage?.countedLength === undefined || usage.stateVersion !== conversation.version()) return;
-    if (!usageCoversHistory(usage, conversation.history)) return;
-    const settled = settledUsageRecord(record, estimate.counted(usage.historyLength), modelKey);
+    const lags = usage?.countedLength !== undefined && usage.stateVersion === conversation.version();
+    return { record, usage: lags ? usage : undefined };
+  }
+
+  async function settle(): Promise<void> {
+    const { record, usage } = lagging();
+    const counted = usage && countLoaded(usage);
+    if (counted === undefined) return;
+    const settled = settledUsageRecord(record, counted, modelKey);
     // The store refused this call's save already: the settled record waits for the next.
     if (pendingUsage && pendingTried) pendingUsage = { usage: settled.usage, calibration: settled.calibration };
     else await saveUsage(settled);
@@ -270,6 +294,13 @@ export function createCallCycle(options: CallCycleOptions): CallCycle {
       return compaction ? { messages, tokens, compaction, ...whole } : { messages, tokens, ...whole };
     },
     settle,
+    branchRecord(record, count = countLoaded) {
+      const current = lagging();
+      const counted = current.usage && count(current.usage);
+      const { calibration } =
+        counted === undefined ? current.record : settledUsageRecord(current.record, counted, modelKey);
+      return calibration === undefined ? record : { ...record, calibration };
+    },
     countable,
     async prepareCounted(call) {
       await savePending();

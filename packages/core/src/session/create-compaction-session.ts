@@ -113,7 +113,8 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       await persistence.append(plan.messages);
       return;
     }
-    await persistence.switchBranch(plan.history, plan.record);
+    // The old branch is still the history: a stretch far below the trigger left uncounted is learned from it now.
+    await persistence.switchBranch(plan.history, cycle.branchRecord(plan.record));
     cycle.reset('branch');
   }
 

@@ -20,6 +20,7 @@ import {
   mayHoldId,
   takeCounted,
 } from './counted-history.js';
+import { countedStretch } from './counted-stretch.js';
 import { countedPair, usageCoversHistory } from './next-usage-record.js';
 import type { SessionPersistence } from './session-persistence.js';
 import type { TokenEstimate } from './token-estimate.js';
@@ -136,10 +137,19 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
     };
   }
 
-  /** Makes `messages` the history as `planSync` makes a branch of a history without a compaction state. */
-  async function branchTo(messages: readonly Message[]): Promise<void> {
+  /**
+   * Makes `messages` the history as `planSync` makes a branch of a history without a compaction
+   * state. The old branch's stretch far below the trigger is learned first, read from `old`,
+   * the source the counted history was last brought in line with (as the loaded path learns it
+   * from the history it holds): the counted history keeps only the ids' hashes of it.
+   */
+  async function branchTo(messages: readonly Message[], old: HistorySource | undefined): Promise<void> {
     const branch = parseMessages(messages);
-    const record = { ...conversation.record, state: undefined, usage: undefined, stuckAtHistoryLength: undefined };
+    const held = counted;
+    const dropped = { ...conversation.record, state: undefined, usage: undefined, stuckAtHistoryLength: undefined };
+    const record = cycle.branchRecord(dropped, (usage) =>
+      held && old ? countedStretch(held, old, usage, cache.count) : undefined,
+    );
     await persistence.switchBranch(branch, record);
     counted = undefined;
     cycle.reset('branch');
@@ -152,7 +162,7 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
     const all = source.messages(0).slice(0, history.length);
     if (all.length !== history.length || countedCommonLength(history, 0, all) !== all.length) {
       // The source no longer has the counted messages (it broke its word): go on from what it has.
-      await branchTo(all);
+      await branchTo(all, synced?.source);
       synced = { source, mark: mark() };
       return;
     }
@@ -203,7 +213,7 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
       const rest = source.messages(start);
       if (countedCommonLength(history, start, rest) < held) {
         // Another id before the end (an edit, a removal, an insert): a branch, as `planSync` makes it.
-        await branchTo(start === 0 ? rest : source.messages(0));
+        await branchTo(start === 0 ? rest : source.messages(0), synced?.source);
         synced = { source, mark: mark() };
         return undefined;
       }

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { enospc, faultyStore } from '../../test/faulty-store.js';
+import type { Message } from '../messages/types.js';
+import { memoryStore } from '../store/memory-store.js';
+import type { SessionStore } from '../store/session-store.js';
+import { truncateSummarizer } from '../summarize/index.js';
+import { countMessageTokens } from '../tokens/count-message-tokens.js';
+import { heuristicCounter } from '../tokens/heuristic-counter.js';
+import { createCompactionSession } from './create-compaction-session.js';
+import type { HistorySource, PreparedContext } from './types.js';
+
+// A branch switch after calls far below the trigger (issue 16, session 9): the stretch those
+// calls left uncounted is counted from the old branch before it is replaced, and its ratio
+// learned, on the loaded path and on the counted one alike. Each failed before the fix.
+
+const heuristic = heuristicCounter();
+const ours = (messages: readonly Message[]) =>
+  messages.reduce((sum, message) => sum + countMessageTokens(message, heuristic), 0);
+const message = (id: string, role: 'user' | 'assistant', words: number): Message => ({
+  id,
+  role,
+  parts: [{ type: 'text', text: `${id} ${'alpha beta gamma delta '.repeat(Math.ceil(words / 4))}` }],
+});
+
+/** The provider: 1.33 of our count plus a fixed 900 (tool definitions, framing). */
+const RATIO = 1.33;
+const reported = (context: readonly Message[]) => Math.round(ours(context) * RATIO) + 900;
+
+/** Trigger 60,000, window 64,000: a context of 50,000 of ours is 67,400 for the provider, an overflow. */
+const settings = { contextWindow: 64_000, reserveTokens: 4_000, keepRecentTokens: 8_000 };
+
+/** How a caller hands its history: the whole list (`messages`) or a source (`history`, held counted, not loaded). */
+type Way = 'messages' | 'history';
+
+function caller(store: SessionStore, way: Way, persistHistory = false) {
+  const session = createCompactionSession({
+    sessionId: 's',
+    store,
+    persistHistory,
+    settings,
+    counter: heuristic,
+    summarizer: truncateSummarizer(),
+  });
+  let previous: (HistorySource & { list: readonly Message[] }) | undefined;
+  return {
+    session,
+    prepare(list: readonly Message[]): Promise<PreparedContext> {
+      if (way === 'messages') return session.prepare({ messages: list.slice() });
+      let unchanged = 0;
+      if (previous) {
+        while (unchanged < Math.min(previous.list.length, list.length) && previous.list[unchanged] === list[unchanged])
+          unchanged += 1;
+      }
+      const copy = list.slice();
+      const source: HistorySource & { list: readonly Message[] } = {
+        list: copy,
+        length: copy.length,
+        messages: (from) => copy.slice(from),
+        ...(previous ? { since: { source: previous, unchanged } } : {}),
+      };
+      previous = source;
+      return session.prepare({ history: source });
+    },
+  };
+}
+
+/** Twelve calls far below the trigger, each ~720 of ours more (≥ 500: each one a sample before the lagging count). */
+async function lagging(store: SessionStore, way: Way, persistHistory = false) {
+  const call = caller(store, way, persistHistory);
+  const history: Message[] = [];
+  let counted = 0;
+  for (let i = 0; i < 12; i += 1) {
+    history.push(message(`m${i}`, i % 2 ? 'assistant' : 'user', 500));
+    const prepared = await call.prepare(history);
+    if (prepared.asIs) counted += 1;
+    await call.session.recordUsage({ inputTokens: reported(history) });
+  }
+  const usage = (await store.loadRecord('s'))?.usage;
+  // The count lags: the record holds the provider's figures, our count only the first call's.
+  expect(usage?.countedLength).toBe(1);
+  expect(usage?.historyLength).toBe(12);
+  if (way === 'history') expect(counted).toBe(11); // held counted, not loaded, from the second call on
+  return { call, history };
+}
+
+describe('a branch switch after calls far below the trigger', () => {
+  for (const way of ['messages', 'history'] as const) {
+    it(`learns the stretch's ratio before the old branch is replaced, and meets the new branch with it (prepare({ ${way} }))`, async () => {
+      const store = memoryStore();
+      const { call, history } = await lagging(store, way);
+      // A regenerate: the last answer replaced by another, then a long paste near the trigger.
+      const branch = [...history.slice(0, -1), message('m11b', 'assistant', 500), message('paste', 'user', 34_000)];
+      const prepared = await call.prepare(branch);
+      const record = await store.loadRecord('s');
+      expect(record?.calibration?.default).toBeCloseTo(RATIO, 2);
+      // At ratio 1 the new branch read 50,000 (under the 60,000 trigger) and the provider's 67,400
+      // overflowed the 64,000 window; at the stretch's ratio it compacts before the call.
+      expect(ours(branch)).toBeGreaterThan(48_000);
+      expect(ours(branch)).toBeLessThan(60_000);
+      expect(prepared.compaction).toBeDefined();
+      // Nothing of the old branch's count reaches the new branch's record.
+      await call.session.recordUsage({ inputTokens: reported(prepared.messages) });
+      const usage = (await store.loadRecord('s'))?.usage;
+      expect(usage?.countedLength).toBeUndefined();
+      expect(usage?.countedTokens).toBe(ours(prepared.messages));
+    });
+  }
+
+  it('learns the same on both paths, the same as settling the stretch without a switch (compact())', async () => {
+    const calibrations: (number | undefined)[] = [];
+    for (const way of ['messages', 'history'] as const) {
+      const store = memoryStore();
+      const { call, history } = await lagging(store, way);
+      const edited = [message('m0b', 'user', 40), ...history.slice(1), message('next', 'user', 10)];
+      await call.prepare(edited);
+      calibrations.push((await store.loadRecord('s'))?.calibration?.default);
+    }
+    const reference = memoryStore();
+    const { call } = await lagging(reference, 'messages');
+    await call.session.compact();
+    const settled = (await reference.loadRecord('s'))?.calibration?.default;
+    expect(settled).toBeCloseTo(RATIO, 2);
+    expect(calibrations).toEqual([settled, settled]);
+  });
+
+  for (const [way, persistHistory] of [
+    ['messages', false],
+    ['messages', true],
+    ['history', false],
+  ] as const) {
+    it(`a switch the store refuses changes nothing; tried again, it learns the stretch once (prepare({ ${way} }), persistHistory ${persistHistory})`, async () => {
+      // A ratio learned before (1): a sample learned twice would move it further than once.
+      const start = { calibration: { default: 1 } };
+      const reference = memoryStore();
+      await reference.saveRecord('s', start);
+      await (await lagging(reference, 'messages')).call.session.compact();
+      const once = (await reference.loadRecord('s'))?.calibration?.default;
+      expect(once).toBeGreaterThan(1.3);
+      expect(once).toBeLessThan(RATIO);
+
+      const inner = memoryStore();
+      await inner.saveRecord('s', start);
+      let failing = false;
+      const store = faultyStore(inner, (operation) => failing && operation === 'saveRecord');
+      const { call, history } = await lagging(store, way, persistHistory);
+      const before = await inner.loadRecord('s');
+      const storedHistory = await inner.loadHistory('s');
+      const branch = [...history.slice(0, -1), message('m11b', 'assistant', 500)];
+      failing = true;
+      await expect(call.prepare(branch)).rejects.toThrow(enospc('saveRecord s').message);
+      // The store as it was: the old branch, its lagging record, nothing learned. (Memory is read
+      // below on the loaded path; reading it on the counted one would load the history.)
+      expect(await inner.loadRecord('s')).toEqual(before);
+      expect(await inner.loadHistory('s')).toEqual(storedHistory);
+      if (way === 'messages') {
+        expect((await call.session.history()).map((m) => m.id)).toEqual(history.map((m) => m.id));
+      }
+      failing = false;
+      await call.prepare(branch);
+      const record = await inner.loadRecord('s');
+      expect(record?.calibration?.default).toBeCloseTo(once!, 6);
+      expect(record?.usage).toBeUndefined();
+      expect((await call.session.history()).map((m) => m.id)).toEqual(branch.map((m) => m.id));
+    });
+  }
+});
