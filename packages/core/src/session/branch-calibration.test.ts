@@ -123,6 +123,44 @@ describe('a branch switch after calls far below the trigger', () => {
     expect(calibrations).toEqual([settled, settled]);
   });
 
+  it('a source that broke its word (its list edited in place) teaches nothing, and the switch goes on', async () => {
+    const store = memoryStore();
+    const session = createCompactionSession({
+      sessionId: 's',
+      store,
+      persistHistory: false,
+      settings,
+      counter: heuristic,
+      summarizer: truncateSummarizer(),
+    });
+    // One array the caller edits in place: a source that reads it does not keep what it handed out.
+    const list: Message[] = [];
+    let previous: HistorySource | undefined;
+    const prepare = async () => {
+      const length = list.length;
+      const source: HistorySource = {
+        length,
+        messages: (from) => list.slice(from, length),
+        ...(previous ? { since: { source: previous, unchanged: previous.length } } : {}),
+      };
+      previous = source;
+      return session.prepare({ history: source });
+    };
+    for (let i = 0; i < 12; i += 1) {
+      list.push(message(`m${i}`, i % 2 ? 'assistant' : 'user', 500));
+      expect(Boolean((await prepare()).asIs)).toBe(i > 0);
+      await session.recordUsage({ inputTokens: reported(list) });
+    }
+    list[6] = message('m6b', 'user', 500); // the old source now reads the edit too
+    list.push(message('m12', 'user', 10));
+    previous = undefined; // and the caller says nothing of what stayed: every id is compared
+    await prepare();
+    const record = await store.loadRecord('s');
+    expect(record?.calibration).toBeUndefined();
+    expect(record?.usage).toBeUndefined();
+    expect((await session.history()).map((m) => m.id)).toEqual(list.map((m) => m.id));
+  });
+
   for (const [way, persistHistory] of [
     ['messages', false],
     ['messages', true],
