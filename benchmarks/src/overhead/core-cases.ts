@@ -205,6 +205,59 @@ function nearTriggerCase(counterName?: 'tiktoken'): BenchCase {
   };
 }
 
+/** Calls far below the trigger, each with a usage report, before each timed branch switch of `core-branch-switch`. */
+const LAGGING_CALLS = 20;
+
+/**
+ * A rewind after calls far below the trigger (issue 16, session 9): those calls left their
+ * messages uncounted, and the switch counts that stretch from the old branch to learn its
+ * ratio before the branch goes. A rewind drops the stretch, so no later call would count it:
+ * the row shows that count at its full cost, beside the switch's own work (the new branch
+ * parsed and made the history, its first call's count from the token cache). Untimed before
+ * each call: the report of the call before, then the stretch, each call with a report.
+ */
+function branchSwitchCase(): BenchCase {
+  return {
+    id: 'core-branch-switch',
+    label: 'core: a rewind after calls far below the trigger',
+    framework: 'core',
+    kind: 'ours',
+    scenario: 'per-call',
+    cost: 'medium',
+    note: `\`prepare({ messages })\` of a rewind (the last ${LAGGING_CALLS} messages dropped, one new one) after ${LAGGING_CALLS} calls far below the trigger, each appending a ~250-token message and reporting its usage: the switch counts that stretch (gpt-tokenizer) to learn its ratio before the old branch goes (since issue 16, session 9), then the new branch's first call counts its context from the token cache`,
+    async run(input) {
+      const session = createCompactionSession({ sessionId: 'bench', settings: NO_COMPACTION });
+      const base = input.history.slice();
+      let next = base.length;
+      let last = await session.prepare({ messages: base });
+      let reported = 0;
+      const stats = await measure(
+        this.id,
+        async () => {
+          last = await session.prepare({ messages: [...base, appendedMessage(next++)] });
+          expectCompaction(last.compaction !== undefined, false, 'core branch switch');
+        },
+        {
+          ...input,
+          beforeEach: async () => {
+            // The switch's call is exact: its report makes the record exact, and the stretch lags from there.
+            reported = Math.round(last.tokens * 1.1);
+            await session.recordUsage({ inputTokens: reported });
+            let list = await session.history();
+            for (let call = 0; call < LAGGING_CALLS; call += 1) {
+              list = [...list, appendedMessage(next++)];
+              await session.prepare({ messages: list });
+              reported += 330;
+              await session.recordUsage({ inputTokens: reported });
+            }
+          },
+        },
+      );
+      return { stats, messagesAtEnd: base.length + 1 };
+    },
+  };
+}
+
 /** `@compaction/core` sessions: the engine every adapter runs on. */
 export const coreCases: BenchCase[] = [
   {
@@ -289,4 +342,5 @@ export const coreCases: BenchCase[] = [
       return { stats, messagesAtEnd: calls.next(), strategy };
     },
   },
+  branchSwitchCase(),
 ];
