@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { faultyStore } from '../../test/faulty-store.js';
 import type { Message } from '../messages/types.js';
 import { memoryStore } from '../store/memory-store.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -116,26 +117,35 @@ describe('a branch switch after calls far below the trigger (property)', () => {
         fc.array(callArbitrary, { minLength: 2, maxLength: 16 }),
         fc.nat(),
         switchArbitrary,
-        fc.boolean(),
+        fc.constantFrom('reported' as const, 'unreported' as const, 'refused' as const),
         fc.option(fc.double({ min: 0.7, max: 1.5, noNaN: true }), { nil: undefined }),
         fc.integer({ min: 0, max: 3_000 }),
-        async (calls, cut, change, unreported, prior, overhead) => {
+        async (calls, cut, change, lastReport, prior, overhead) => {
           const at = 1 + (cut % calls.length); // the switch comes after this many calls
           const start = prior === undefined ? undefined : { calibration: { default: prior } };
           const stores = { messages: memoryStore(), history: memoryStore(), reference: memoryStore() };
           if (start) for (const store of Object.values(stores)) await store.saveRecord('s', start);
-          const loaded = caller(stores.messages, 'messages');
-          const counted = caller(stores.history, 'history');
-          const reference = caller(stores.reference, 'messages');
+          // The store may refuse the last report before the switch (saved again on the next call).
+          let refusing = false;
+          const refuses = (store: SessionStore) =>
+            faultyStore(store, (operation) => refusing && operation === 'saveRecord');
+          const loaded = caller(refuses(stores.messages), 'messages');
+          const counted = caller(refuses(stores.history), 'history');
+          const reference = caller(refuses(stores.reference), 'messages');
           const history: Message[] = [];
           for (const [index, { sizes, ratio }] of calls.slice(0, at).entries()) {
             for (const words of sizes)
               history.push(message(`m${history.length}`, history.length % 2 ? 'assistant' : 'user', words));
             const inputTokens = Math.round(ours(history) * ratio) + overhead;
+            const last = index === at - 1;
             for (const run of [loaded, counted, reference]) {
               await run.prepare(history);
-              // The last call before the switch may go without a report (the record is the call's before).
-              if (!(unreported && index === at - 1)) await run.session.recordUsage({ inputTokens });
+              // The last call before the switch may go without a report (the record is the call's before),
+              // or with one the store refuses (the session holds it, to save on the next call).
+              if (last && lastReport === 'unreported') continue;
+              refusing = last && lastReport === 'refused';
+              await run.session.recordUsage({ inputTokens });
+              refusing = false;
             }
           }
           if (counted.held() > 0) heldCounted += 1;
