@@ -187,4 +187,62 @@ describe('a branch switch after calls far below the trigger (property)', () => {
     expect(learned).toBeGreaterThan(40);
     expect(heldCounted).toBeGreaterThan(40);
   }, 120_000);
+
+  it('after a compaction (a stretch at its version, over the loaded history; the switch keeps the state or drops it), learns what settling learns, on both paths', async () => {
+    let learned = 0;
+    let compacted = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(callArbitrary, { minLength: 3, maxLength: 12 }),
+        fc.nat(),
+        fc.nat(),
+        switchArbitrary,
+        async (calls, cut, when, change) => {
+          const at = 2 + (cut % (calls.length - 1)); // the switch comes after this many calls
+          const compactAfter = 1 + (when % (at - 1)); // and a compaction before the last of them
+          const stores = { messages: memoryStore(), history: memoryStore(), reference: memoryStore() };
+          const runs = [
+            caller(stores.messages, 'messages'),
+            caller(stores.history, 'history'),
+            caller(stores.reference, 'messages'),
+          ];
+          const history: Message[] = [];
+          for (const [index, { sizes, ratio }] of calls.slice(0, at).entries()) {
+            for (const words of sizes)
+              history.push(message(`m${history.length}`, history.length % 2 ? 'assistant' : 'user', words));
+            for (const run of runs) {
+              const prepared = await run.prepare(history);
+              await run.session.recordUsage({ inputTokens: Math.round(ours(prepared.messages) * ratio) + 500 });
+              if (index + 1 === compactAfter && (await run.session.compact({ keepRecentTokens: 600 }))) compacted += 1;
+            }
+          }
+          const [loaded, counted, reference] = runs as [(typeof runs)[0], (typeof runs)[0], (typeof runs)[0]];
+          const before = (await stores.reference.loadRecord('s'))?.calibration?.default;
+          await reference.session.compact();
+          const settled = (await stores.reference.loadRecord('s'))?.calibration?.default;
+          if (settled !== before) learned += 1;
+          let made = 0;
+          const branch = [...switched(history, change, () => `b${made++}`), message('next', 'user', 30)];
+          for (const [run, store] of [
+            [loaded, stores.messages],
+            [counted, stores.history],
+          ] as const) {
+            const prepared = await run.prepare(branch);
+            expect(prepared.compaction).toBeUndefined();
+            expect((await store.loadRecord('s'))?.calibration?.default).toBe(settled);
+            await run.session.recordUsage({ inputTokens: 1_000 + ours(prepared.messages) });
+            const usage = (await store.loadRecord('s'))?.usage;
+            expect(usage?.countedLength).toBeUndefined();
+            expect(usage?.countedPrefixTokens).toBeUndefined();
+          }
+          expect(comparable(await stores.history.loadRecord('s'))).toEqual(
+            comparable(await stores.messages.loadRecord('s')),
+          );
+        },
+      ),
+      { numRuns: 80 },
+    );
+    expect(compacted).toBeGreaterThan(80);
+    expect(learned).toBeGreaterThan(20);
+  }, 120_000);
 });
