@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { enospc, faultyStore } from '../../test/faulty-store.js';
 import type { Message } from '../messages/types.js';
+import { fileStore } from '../store/file-store.js';
 import { memoryStore } from '../store/memory-store.js';
 import type { SessionStore } from '../store/session-store.js';
 import { truncateSummarizer } from '../summarize/index.js';
@@ -83,6 +87,11 @@ async function lagging(store: SessionStore, way: Way, persistHistory = false) {
   return { call, history };
 }
 
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 describe('a branch switch after calls far below the trigger', () => {
   for (const way of ['messages', 'history'] as const) {
     it(`learns the stretch's ratio before the old branch is replaced, and meets the new branch with it (prepare({ ${way} }))`, async () => {
@@ -121,6 +130,21 @@ describe('a branch switch after calls far below the trigger', () => {
     const settled = (await reference.loadRecord('s'))?.calibration?.default;
     expect(settled).toBeCloseTo(RATIO, 2);
     expect(calibrations).toEqual([settled, settled]);
+  });
+
+  it('a session recreated over its files (a restart) learns the stretch its store holds at the first switch', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'branch-calibration-'));
+    dirs.push(dir);
+    const { history } = await lagging(fileStore(dir), 'messages', true);
+    const reference = mkdtempSync(join(tmpdir(), 'branch-calibration-'));
+    dirs.push(reference);
+    await (await lagging(fileStore(reference), 'messages', true)).call.session.compact();
+    const settled = (await fileStore(reference).loadRecord('s'))?.calibration?.default;
+    expect(settled).toBeCloseTo(RATIO, 2);
+    // A new process: a new store over the same files, a new session.
+    const call = caller(fileStore(dir), 'messages', true);
+    await call.prepare([message('m0b', 'user', 40), ...history.slice(1)]);
+    expect((await fileStore(dir).loadRecord('s'))?.calibration?.default).toBe(settled);
   });
 
   it('a source that broke its word (its list edited in place) teaches nothing, and the switch goes on', async () => {
