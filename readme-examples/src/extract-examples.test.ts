@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractExamples, fencedBlocks, importedPackages, installedPackages } from './extract-examples.js';
+import { exampleFileName } from './typecheck-examples.js';
 
 const markdown = [
   '# Title', // 1
@@ -44,6 +45,28 @@ describe('extractExamples', () => {
 
   it('sees every fenced block, whatever its language', () => {
     expect(fencedBlocks(markdown).map((block) => block.info)).toEqual(['sh', 'ts', 'typescript', 'ts', 'json']);
+  });
+
+  it('takes tsx blocks as JSX examples, and only those', () => {
+    const tsx = [
+      '<!-- readme-example: typecheck-only — a React component -->',
+      '```tsx',
+      "import { useState } from 'react';",
+      '```',
+      '```ts',
+      'const x = 1;',
+      '```',
+      '```tsv',
+      'a\tb',
+      '```',
+    ].join('\n');
+    const examples = extractExamples('README.md', tsx);
+    expect(examples.map((example) => [example.line, example.mode, example.jsx])).toEqual([
+      [3, 'typecheck-only', true],
+      [6, 'run', undefined],
+    ]);
+    expect(exampleFileName(examples[0]!)).toBe('README.md-L3.tsx');
+    expect(exampleFileName(examples[1]!)).toBe('README.md-L6.ts');
   });
 });
 

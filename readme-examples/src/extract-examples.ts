@@ -18,6 +18,8 @@ export type Example = {
   mode: ExampleMode;
   /** Why it is not run (the marker's text after the mode). */
   reason?: string;
+  /** A `tsx` block: written as a `.tsx` module, its JSX checked as React's (`jsx: 'react-jsx'`). */
+  jsx?: true;
 };
 
 /** A fenced block: the opening fence, its info string, the code. */
@@ -48,20 +50,28 @@ export function fencedBlocks(markdown: string): Fence[] {
 
 /**
  * The TypeScript examples of a markdown file: blocks whose info string starts
- * with `ts` or `typescript`. A block preceded (blank lines aside) by
+ * with `ts`, `tsx` or `typescript`. A block preceded (blank lines aside) by
  * `<!-- readme-example: typecheck-only — reason -->` is only type-checked.
  */
 export function extractExamples(readme: string, markdown: string): Example[] {
   const lines = markdown.split('\n');
   return fencedBlocks(markdown)
-    .filter((block) => /^(ts|typescript)\b/.test(block.info))
+    .filter((block) => /^(tsx?|typescript)\b/.test(block.info))
     .map((block) => {
+      const jsx = /^tsx\b/.test(block.info) ? { jsx: true as const } : {};
       let previous = block.line - 3; // the line before the opening fence (0-based)
       while (previous >= 0 && lines[previous]!.trim() === '') previous -= 1;
       const marker = previous >= 0 ? MARKER.exec(lines[previous]!) : null;
       return marker
-        ? { readme, line: block.line, code: block.code, mode: marker[1] as ExampleMode, reason: marker[2] ?? '' }
-        : { readme, line: block.line, code: block.code, mode: 'run' as const };
+        ? {
+            readme,
+            line: block.line,
+            code: block.code,
+            mode: marker[1] as ExampleMode,
+            reason: marker[2] ?? '',
+            ...jsx,
+          }
+        : { readme, line: block.line, code: block.code, mode: 'run' as const, ...jsx };
     });
 }
 

@@ -24,11 +24,12 @@ export const EXAMPLE_COMPILER_OPTIONS = {
   skipLibCheck: true,
   noEmit: true,
   types: ['node'],
+  jsx: 'react-jsx',
 } as const;
 
-/** The file name of an example: its README's path and line (`packages__core__README.md-L17.ts`). */
+/** The file name of an example: its README's path and line (`packages__core__README.md-L17.ts`; `.tsx` for a `tsx` block). */
 export function exampleFileName(example: Example): string {
-  return `${example.readme.replaceAll('/', '__')}-L${example.line}.ts`;
+  return `${example.readme.replaceAll('/', '__')}-L${example.line}.${example.jsx ? 'tsx' : 'ts'}`;
 }
 
 /**
@@ -44,7 +45,7 @@ export function writeExamples(examples: readonly Example[]): ExampleFile[] {
   );
   writeFileSync(
     join(EXAMPLES_DIR, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { ...EXAMPLE_COMPILER_OPTIONS, paths }, include: ['*.ts'] }, null, 2),
+    JSON.stringify({ compilerOptions: { ...EXAMPLE_COMPILER_OPTIONS, paths }, include: ['*.ts', '*.tsx'] }, null, 2),
   );
   return examples.map((example) => {
     const file = join(EXAMPLES_DIR, exampleFileName(example));
