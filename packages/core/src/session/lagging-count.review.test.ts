@@ -185,3 +185,110 @@ describe('the lagging count under restarts, missing reports, refused saves, manu
     expect(stats.checkedSent).toBeGreaterThan(500);
   }, 240_000);
 });
+
+describe('the stored count over tool calls that wait for their result (review)', () => {
+  it('property: a count taken while a tool call waits for its result, then carried on, is still a full recount', async () => {
+    const counter = heuristicCounter();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('text', 'pending', 'answered'), { minLength: 2, maxLength: 12 }),
+        fc.boolean(),
+        async (turns, far) => {
+          // Keyed by id: one a run (ids repeat across runs with other content).
+          const cache = createTokenCache(counter);
+          const store = memoryStore();
+          const window = far ? 1_000_000 : 4_000;
+          const session = createCompactionSession({
+            sessionId: 's',
+            store,
+            settings: { contextWindow: window, keepRecentTokens: 800, minMessages: 1_000 },
+            counter,
+            summarizer: truncateSummarizer(),
+          });
+          const history: Message[] = [];
+          let next = 0;
+          for (const turn of turns) {
+            const id = `m${next++}`;
+            // A call made while the last assistant message's tool call has no result yet (an approval waiting).
+            if (turn === 'text') {
+              history.push({
+                id,
+                role: 'user',
+                parts: [{ type: 'text', text: `question ${id} ${'word '.repeat(40)}` }],
+              });
+            } else {
+              history.push({
+                id,
+                role: 'assistant',
+                parts: [{ type: 'tool-call', toolCallId: `c${id}`, toolName: 'read', input: { path: id } }],
+              });
+              if (turn === 'answered') {
+                await session.prepare({ messages: history });
+                await session.recordUsage({
+                  inputTokens: contextTokens(history, undefined, cache.count, counter) + 500,
+                });
+                history.push({
+                  id: `m${next++}`,
+                  role: 'tool',
+                  parts: [{ type: 'tool-result', toolCallId: `c${id}`, toolName: 'read', output: 'x'.repeat(200) }],
+                });
+              }
+            }
+            await session.prepare({ messages: history });
+            await session.recordUsage({ inputTokens: contextTokens(history, undefined, cache.count, counter) + 500 });
+            const usage = (await store.loadRecord('s'))?.usage;
+            const pair = countedPair(usage);
+            if (!pair) continue;
+            expect(pair.tokens).toBe(contextTokens(history.slice(0, pair.length), undefined, cache.count, counter));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  }, 60_000);
+});
+
+// defect (wrong figure, small, older than the lagging count): `counted()` goes on from a count taken
+// while a tool call waited for its result — a count that holds the context's synthetic "no result"
+// result — and adds the real result, so the settled `countedTokens` overstates the context by the
+// synthetic result (here 193 where a full recount is 169). The memo's step-by-step extension
+// (token-estimate.ts) assumes each message adds its own count, which a repaired context breaks.
+describe.skip('a count that goes on past a tool call answered after it was counted (overstates by the synthetic result)', () => {
+  it('the settled countedTokens is a full recount', async () => {
+    const counter = heuristicCounter();
+    const cache = createTokenCache(counter);
+    const store = memoryStore();
+    const session = createCompactionSession({
+      sessionId: 's',
+      store,
+      settings: { contextWindow: 1_000_000, keepRecentTokens: 20, minMessages: 1 },
+      counter,
+      summarizer: truncateSummarizer(),
+    });
+    const history: Message[] = [
+      { id: 'u0', role: 'user', parts: [{ type: 'text', text: 'hello there '.repeat(20) }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        parts: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: { path: 'x' } }],
+      },
+    ];
+    const call = async () => {
+      await session.prepare({ messages: history });
+      await session.recordUsage({ inputTokens: contextTokens(history, undefined, cache.count, counter) + 500 });
+    };
+    await call(); // counted while the tool call waits: the context holds a synthetic result
+    history.push({
+      id: 't2',
+      role: 'tool',
+      parts: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: 'y'.repeat(200) }],
+    });
+    await call();
+    history.push({ id: 'u3', role: 'user', parts: [{ type: 'text', text: 'next '.repeat(30) }] });
+    await call();
+    await session.compact(); // settles the count first (the compaction itself cannot shrink this context)
+    const usage = (await store.loadRecord('s'))!.usage!;
+    expect(usage.countedLength).toBeUndefined();
+    expect(usage.countedTokens).toBe(contextTokens(history, undefined, cache.count, counter));
+  });
+});
