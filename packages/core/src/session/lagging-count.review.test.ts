@@ -158,6 +158,13 @@ describe('the lagging count under restarts, missing reports, refused saves, manu
                 expect(sent, 'sent a context over the trigger without compacting').toBeLessThanOrEqual(trigger);
               }
               if (step.report) await session.recordUsage({ inputTokens: sent });
+              // Nothing lost or doubled: the stored history (when the session keeps one) and the session's are the caller's.
+              const ids = history.map((item) => item.id);
+              // (A source session's history() would load it whole every call: read once at the end.)
+              if (!asSource) {
+                expect((await inner.loadHistory('s')).map((item) => item.id)).toEqual(ids);
+                expect((await session.history()).map((item) => item.id)).toEqual(ids);
+              }
             }
             // Whatever the store holds is a count of what it says it counts.
             const stored = await inner.loadRecord('s');
@@ -176,6 +183,7 @@ describe('the lagging count under restarts, missing reports, refused saves, manu
             // The pair's provider figure is what the provider said for that prefix.
             expect(pair.inputTokens, 'the pair’s figure is another call’s').toBe(provider(pair.tokens));
           }
+          if (primed) expect((await session.history()).map((item) => item.id)).toEqual(history.map((item) => item.id));
         },
       ),
       { numRuns: 400 },
