@@ -40,6 +40,26 @@ function serializingHistory(): ChatHistoryLike {
   };
 }
 
+/** A store that does not number its records (a custom store): records come back without a revision. */
+function unnumbered(store: SessionStore): SessionStore {
+  return {
+    loadHistory: (id, options) => store.loadHistory(id, options),
+    appendHistory: (id, messages) => store.appendHistory(id, messages),
+    async loadRecord(id) {
+      const record = await store.loadRecord(id);
+      if (record === undefined) return undefined;
+      const { revision: _revision, ...content } = record;
+      return content;
+    },
+    async saveRecord(id, record, options) {
+      const { revision: _revision, ...content } = record;
+      await store.saveRecord(id, content, options?.expectedRevision === undefined ? undefined : {});
+      return 0;
+    },
+    clear: (id) => store.clear(id),
+  };
+}
+
 type Step =
   | { kind: 'turn'; by: 'A' | 'B'; size: number; report: boolean }
   | { kind: 'read' }
@@ -80,13 +100,14 @@ describe('CompactingChatMessageHistory keeps its session only while nothing else
     await fc.assert(
       fc.asyncProperty(
         fc.array(stepArbitrary, { minLength: 5, maxLength: 40 }),
-        fc.constantFrom('memory', 'file', 'sqlite'),
+        fc.constantFrom('memory', 'file', 'sqlite', 'unnumbered'),
         fc.boolean(),
         async (steps, storeKind, serializing) => {
           runs += 1;
           const closers: (() => void)[] = [];
           let inner: SessionStore;
           if (storeKind === 'memory') inner = memoryStore();
+          else if (storeKind === 'unnumbered') inner = unnumbered(memoryStore());
           else if (storeKind === 'file') inner = fileStore(join(dir, `file-${runs}`));
           else {
             const sqlite = sqliteStore(join(dir, `sqlite-${runs}.db`));
