@@ -4,8 +4,9 @@
 // peers and Node built-ins left as imports; the per-file `.js` that tsc wrote are
 // removed, its `.d.ts` stay. Node's module loader costs ~0.1 ms and ~0.1 MB per
 // file, so core's ~120 files cost more at import than its code (measured by the
-// import-cost benchmark). Run from the package folder: `node ../../scripts/bundle-package.mjs`.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+// import-cost benchmark). It also copies the repository's LICENSE into the
+// package folder. Run from the package folder: `node ../../scripts/bundle-package.mjs`.
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { rolldown } from 'rolldown';
@@ -53,6 +54,8 @@ for (const file of listFiles(out)) {
   renameSync(file, target);
 }
 rmSync(out, { recursive: true, force: true });
+// The repository's license goes into every package (npm packs a LICENSE beside package.json); not tracked there.
+copyFileSync(join(packageDir, '..', '..', 'LICENSE'), join(packageDir, 'LICENSE'));
 process.stdout.write(`${manifest.name}: bundled ${Object.keys(inputs).join(', ')}\n`);
 
 function listFiles(dir) {

@@ -51,6 +51,11 @@ try {
       failures += 1;
       process.stdout.write(`✗ ${manifest.name}: the tarball holds source maps without sources (${maps[0]}, …)\n`);
     }
+    if (!files.includes('package/LICENSE')) {
+      // The manifests say MIT: the license text must travel with the code.
+      failures += 1;
+      process.stdout.write(`✗ ${manifest.name}: the tarball holds no LICENSE (its manifest says ${manifest.license})\n`);
+    }
     packed.push({ name: manifest.name, dir, tarball, manifest: readPackedManifest(tarball) });
   }
   checkConsumer(packed);
