@@ -122,6 +122,22 @@ describe('checkAdapterOptions', () => {
     );
   });
 
+  it('property: a named string of only whitespace is refused like "", one with a visible character is kept', () => {
+    const space = fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u2003', '\ufeff');
+    fc.assert(
+      fc.property(fc.array(space, { minLength: 1, maxLength: 8 }), (spaces) => {
+        expect(invalidSettingOf(check({ sessionId: spaces.join('') }))).toBe('sessionId');
+        expect(check({ sessionId: spaces.join('') })).toThrow(/non-empty string \(your chat id\).*only whitespace/);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(space, { maxLength: 3 }), fc.string({ minLength: 1 }), (spaces, id) => {
+        fc.pre(id.trim().length > 0);
+        expect(check({ sessionId: `${spaces.join('')}${id}${spaces.join('')}` })).not.toThrow();
+      }),
+    );
+  });
+
   it('leaves unset keys alone: `{ ...options }` spreads may carry undefined', () => {
     expect(
       check({ store: undefined, counter: undefined, onEvent: undefined, sessionId: undefined, unknown: undefined }),

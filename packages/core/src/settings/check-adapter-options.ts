@@ -1,6 +1,7 @@
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { ADAPTER_OPTION_HINTS } from './adapter-option-hints.js';
 import { checkOptionKeys, describeValue, type PeerOptionHint } from './check-option-keys.js';
+import { isBlankString } from './check-session-id.js';
 import { checkSettingsInput } from './check-settings-input.js';
 import { resolveSettings } from './compaction-settings.js';
 import { resolveSummarizerOption, type SummarizerOptionResolver } from './resolve-summarizer-option.js';
@@ -54,7 +55,7 @@ export type AdapterOptionsTable = {
    */
   readonly callbacks?: readonly string[];
   /**
-   * Options that must be non-empty strings when given, with what each is (`your chat id`).
+   * Options that must be non-empty strings when given (not only whitespace: {@link isBlankString}), with what each is (`your chat id`).
    * @default {}
    */
   readonly strings?: Readonly<Record<string, string>>;
@@ -66,7 +67,7 @@ export type AdapterOptionsTable = {
  * the top level is told ours), `model` an id string when the table says so, the
  * settings (fully against the window when one is known), the summarizer (core's
  * shared resolver), `store` a `SessionStore`, `counter` a `TokenCounter`, the
- * callbacks functions and the named strings non-empty. Throws
+ * callbacks functions and the named strings non-empty (whitespace-only refused too). Throws
  * {@link InvalidSettingsError} naming the option and what to pass. Returns the
  * options as a record for the adapter's own checks, or undefined when none were
  * given and none are required.
@@ -110,8 +111,9 @@ export function checkAdapterOptions(
   }
   for (const [key, what] of Object.entries(table.strings ?? {})) {
     const value = given[key];
-    if (value !== undefined && (typeof value !== 'string' || value.length === 0)) {
-      fail(key, `must be a non-empty string (${what}), got ${describeValue(value)}`);
+    if (value !== undefined && (typeof value !== 'string' || isBlankString(value))) {
+      const blank = typeof value === 'string' && value.length > 0 ? ' (only whitespace)' : '';
+      fail(key, `must be a non-empty string (${what}), got ${describeValue(value)}${blank}`);
     }
   }
   for (const key of table.callbacks ?? ['onEvent']) {

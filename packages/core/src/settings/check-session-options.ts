@@ -2,6 +2,7 @@ import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { warnGuessedContextWindow } from '../models/warn-guessed-context-window.js';
 import type { CompactionSessionOptions } from '../session/types.js';
 import { checkOptionKeys, describeValue } from './check-option-keys.js';
+import { checkSessionId } from './check-session-id.js';
 import { checkSettingsInput, SETTING_KEYS } from './check-settings-input.js';
 
 /**
@@ -29,7 +30,7 @@ const STORE_METHODS = ['loadHistory', 'appendHistory', 'loadRecord', 'saveRecord
 /**
  * Checks the options of `createCompactionSession` before anything is made:
  * known keys (a setting given at the top level is told to go under `settings`),
- * a non-empty `sessionId` (every store keys by it), a `store` with the
+ * a `sessionId` that is not blank ({@link checkSessionId}: every store keys by it), a `store` with the
  * `SessionStore` methods, a `summarizer` with `summarize` (a model object or a
  * name is told what to pass instead), a `counter`, a `tokenCache`, `onEvent`,
  * then the settings ({@link checkSettingsInput}). Throws {@link InvalidSettingsError}
@@ -54,12 +55,7 @@ export function checkSessionOptions(options: unknown): void {
   }
   checkOptionKeys(given, SESSION_OPTION_KEYS, 'createCompactionSession option');
   const { sessionId, store, summarizer, counter, tokenCache, model, persistHistory, onEvent } = given;
-  if (typeof sessionId !== 'string' || sessionId.length === 0) {
-    fail(
-      'sessionId',
-      `is required: a non-empty string that keys the conversation in the store (e.g. your chat id), got ${describeValue(sessionId)}`,
-    );
-  }
+  checkSessionId(sessionId);
   if (store !== undefined) {
     const missing = STORE_METHODS.filter(
       (method) => typeof (store as Record<string, unknown> | null)?.[method] !== 'function',

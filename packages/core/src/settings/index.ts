@@ -1,5 +1,6 @@
 export { checkCompactOptions } from './check-compact-options.js';
 export { checkOptionKeys, describeValue, type PeerOptionHint } from './check-option-keys.js';
+export { checkSessionId, isBlankString, type SessionIdCheckOptions } from './check-session-id.js';
 export { checkSessionOptions, SESSION_OPTION_KEYS } from './check-session-options.js';
 export {
   checkSettingsInput,
