@@ -259,7 +259,7 @@ function convert(
       const seed = previousId === undefined ? '' : previousId.slice(prefix.length);
       id = `${prefix}${hashString(JSON.stringify(message) ?? '', contentFingerprint(message, seed))}`;
     }
-    appendToChain(converted, message, id, toCoreMessage(message, id));
+    appendToChain(converted, message, id, toCoreMessage(message, id, index));
   }
   return { chain: converted, same };
 }

@@ -1,4 +1,4 @@
-import type { Part } from '@compaction/core';
+import { describeValue, InvalidMessageError, type Part } from '@compaction/core';
 import type { ModelMessagePart, PromptPart } from './ai-sdk-types.js';
 import { toolOutputToCore } from './tool-result-output.js';
 
@@ -11,8 +11,13 @@ export type AiSdkPart = PromptPart | ModelMessagePart;
  * values); the adapter keeps the original part to send it back unchanged.
  * Parts core has no notion of (`custom`, tool approval requests and responses)
  * give `undefined`: they ride along with their message, untouched.
+ *
+ * @param messageIndex - where the part's message is in the prompt, for the error.
+ * @default messageIndex 0
+ * @throws InvalidMessageError when a file's `{ type: 'url', url }` is not an absolute URL:
+ *   the message would have to be rebuilt with `new URL(url)` when core changes it.
  */
-export function partToCore(part: AiSdkPart): Part | undefined {
+export function partToCore(part: AiSdkPart, messageIndex = 0): Part | undefined {
   switch (part.type) {
     case 'text':
     case 'reasoning':
@@ -20,11 +25,14 @@ export function partToCore(part: AiSdkPart): Part | undefined {
     case 'file':
     case 'reasoning-file':
       return withProviderOptions(
-        fileToCore(part.mediaType, part.data, 'filename' in part ? part.filename : undefined),
+        fileToCore(part.mediaType, part.data, 'filename' in part ? part.filename : undefined, messageIndex),
         part.providerOptions,
       );
     case 'image':
-      return withProviderOptions(fileToCore(part.mediaType ?? 'image', part.image, undefined), part.providerOptions);
+      return withProviderOptions(
+        fileToCore(part.mediaType ?? 'image', part.image, undefined, messageIndex),
+        part.providerOptions,
+      );
     case 'tool-call':
       return withProviderOptions(
         { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input },
@@ -40,8 +48,8 @@ export function partToCore(part: AiSdkPart): Part | undefined {
   }
 }
 
-function fileToCore(mediaType: string, data: unknown, filename: string | undefined): Part {
-  const { content, url } = unwrapFileData(data);
+function fileToCore(mediaType: string, data: unknown, filename: string | undefined, messageIndex: number): Part {
+  const { content, url } = unwrapFileData(data, messageIndex);
   return {
     type: 'file',
     mediaType,
@@ -52,12 +60,12 @@ function fileToCore(mediaType: string, data: unknown, filename: string | undefin
 }
 
 /** Bytes, base64 or text as `data` (text files are counted as text); a URL as `url`. */
-function unwrapFileData(data: unknown): { content?: unknown; url?: string } {
+function unwrapFileData(data: unknown, messageIndex: number): { content?: unknown; url?: string } {
   if (data instanceof URL) return { url: data.href };
   if (!isTaggedFileData(data)) return { content: data };
   switch (data.type) {
     case 'url':
-      return { url: String(data.url) };
+      return { url: fileUrl(data.url, messageIndex) };
     case 'text':
       return { content: data.text };
     case 'data':
@@ -65,6 +73,16 @@ function unwrapFileData(data: unknown): { content?: unknown; url?: string } {
     default:
       return { content: data.reference };
   }
+}
+
+/** A file's URL as text: a `URL`, or a string that parses as an absolute URL; anything else is refused. */
+function fileUrl(url: unknown, messageIndex: number): string {
+  if (url instanceof URL) return url.href;
+  if (typeof url === 'string' && URL.canParse(url)) return url;
+  throw new InvalidMessageError({
+    index: messageIndex,
+    problem: `a file part's data { type: 'url', url } must hold an absolute URL (a URL object or a string like "https://…"), got ${describeValue(url)}; give the file's bytes or base64 as { type: 'data', data } instead`,
+  });
 }
 
 type TaggedFileData =

@@ -25,7 +25,7 @@ export function toCoreMessages(messages: readonly AiSdkMessage[]): Message[] {
     ...chainedContentIds(messages.slice(0, leading), SYSTEM_ID_PREFIX),
     ...chainedContentIds(messages.slice(leading), CONVERSATION_ID_PREFIX),
   ];
-  return messages.map((message, index) => toCoreMessage(message, ids[index]!));
+  return messages.map((message, index) => toCoreMessage(message, ids[index]!, index));
 }
 
 /** The id prefix of the leading system messages' chain. */
@@ -41,11 +41,16 @@ export function leadingSystemMessages(messages: readonly AiSdkMessage[]): number
   return leading;
 }
 
-/** One AI SDK message as a core message with the given id, keeping the original (see `toCoreMessages`). */
-export function toCoreMessage(message: AiSdkMessage, id: string): Message {
+/**
+ * One AI SDK message as a core message with the given id, keeping the original (see `toCoreMessages`).
+ *
+ * @param index - where the message is in the prompt, for an `InvalidMessageError`.
+ * @default index 0
+ */
+export function toCoreMessage(message: AiSdkMessage, id: string, index = 0): Message {
   // Made to size (`map`), not grown by `push`, which leaves room for 16 more parts in
   // every message: core messages live as long as their conversation is kept.
-  const converted = contentParts(message).map((part) => partToCore(part));
+  const converted = contentParts(message).map((part) => partToCore(part, index));
   const isPart = (part: Part | undefined): part is Part => part !== undefined;
   const parts = converted.every(isPart) ? converted : converted.filter(isPart).slice();
   return { id, role: message.role, parts, metadata: { [ORIGINAL_MESSAGE_KEY]: { original: message } } };
