@@ -4,6 +4,7 @@ import type { LanguageModelMiddleware } from 'ai';
 import type { CallOptions, GenerateResult, ProviderPrompt, StreamPart, StreamResult } from './ai-sdk-types.js';
 import type { AiSdkModel } from './as-language-model.js';
 import { checkCompactionOptions } from './check-compaction-options.js';
+import { checkProviderOptions } from './check-provider-options.js';
 import { compactionMetadata } from './compaction-metadata.js';
 import type { CompactionMiddlewareOptions } from './compaction-options.js';
 import { type ConversationInEntry, convertInEntry } from './convert-in-entry.js';
@@ -59,7 +60,9 @@ type Call = {
  * prompt as too long, the session compacts in emergency mode and the call is
  * retried once; any other error passes through untouched.
  *
- * A conversation is keyed by `providerOptions.compaction.sessionId` when given,
+ * A conversation is keyed by `providerOptions.compaction.sessionId` when given
+ * (checked at each call: `compaction` an object whose only key is `sessionId`, a
+ * string with a visible character; anything else is an `InvalidSettingsError`),
  * else by the content id of its opening exchange (first message and reply), so the re-sent
  * history of the next request finds the same state; its session and its last
  * conversion are one entry of the process's conversation budget. A call that compacted
@@ -81,7 +84,8 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}):
     session: (sessionId, model) => sessions.get(sessionId, model),
 
     async transformParams({ params, model }) {
-      const conversation = convertInEntry(sessions, converter, params.prompt, explicitSessionId(params), model);
+      const explicit = checkProviderOptions(params.providerOptions); // at the call that receives it
+      const conversation = convertInEntry(sessions, converter, params.prompt, explicit, model);
       if (conversation === undefined) return params;
       const { session, history } = conversation;
       const call: Call = { session, sessions, conversation, converter, prompt: params.prompt, history, events: [] };
@@ -222,9 +226,4 @@ function withMetadata<T extends Pick<GenerateResult, 'providerMetadata'>>(
 ): T {
   const compaction = compactionMetadata(events);
   return compaction ? { ...result, providerMetadata: { ...result.providerMetadata, compaction } } : result;
-}
-
-function explicitSessionId(params: CallOptions): string | undefined {
-  const sessionId = params.providerOptions?.compaction?.sessionId;
-  return typeof sessionId === 'string' && sessionId.length > 0 ? sessionId : undefined;
 }
