@@ -4,6 +4,7 @@ import type { Message } from '../messages/types.js';
 import { getContextWindow } from '../models/index.js';
 import { isContextOverflowError } from '../overflow/index.js';
 import { checkCompactOptions } from '../settings/check-compact-options.js';
+import { checkEventListener } from '../settings/check-event-listener.js';
 import { checkSessionOptions } from '../settings/check-session-options.js';
 import { resolveSettings, triggerTokens } from '../settings/compaction-settings.js';
 import { memoryStore } from '../store/memory-store.js';
@@ -241,7 +242,9 @@ export function createCompactionSession(options: CompactionSessionOptions): Comp
       // In call order: it asks the next prepare() called after it, whatever runs before.
       void queue.run(async () => cycle.request(request));
     },
-    on: events.on,
+    on(...args: unknown[]) {
+      return events.on(checkEventListener(args));
+    },
     clear() {
       return queue.run(async () => {
         await load();

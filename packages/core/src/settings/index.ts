@@ -1,4 +1,5 @@
 export { checkCompactOptions } from './check-compact-options.js';
+export { checkEventListener } from './check-event-listener.js';
 export { checkOptionKeys, describeValue, type PeerOptionHint } from './check-option-keys.js';
 export { checkSessionId, isBlankString, type SessionIdCheckOptions } from './check-session-id.js';
 export { checkSessionOptions, SESSION_OPTION_KEYS } from './check-session-options.js';

@@ -1,0 +1,36 @@
+import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
+import { describeValue } from './check-option-keys.js';
+
+/**
+ * Checks the arguments of a session's `on(listener)`: exactly one function
+ * `(event) => void`, which hears every event and filters by `event.type`. The
+ * EventEmitter habit `on('compaction:end', fn)`, a second argument, or a
+ * listener that is not a function throws {@link InvalidSettingsError} (setting
+ * `listener`) at the call, with the filtered form to write instead; otherwise
+ * such a listener would be kept and never called.
+ *
+ * @param args - The arguments `on` received.
+ * @param where - How the subscribing method reads, for the message.
+ * @default where 'on'
+ * @returns The listener.
+ * @example
+ * ```ts
+ * on(...args: unknown[]) { return events.on(checkEventListener(args)); }
+ * ```
+ */
+export function checkEventListener<L extends (event: never) => unknown>(args: readonly unknown[], where = 'on'): L {
+  const [first, second] = args;
+  if (args.length === 1 && typeof first === 'function') return first as L;
+  const type = typeof first === 'string' ? first : 'compaction:end';
+  const got = args.length === 0 ? 'no argument' : args.map((arg) => describeValue(arg)).join(' and ');
+  const named =
+    typeof first === 'string' && typeof second === 'function'
+      ? `; ${where}() has no event-name form: the listener hears every event`
+      : '';
+  throw new InvalidSettingsError({
+    setting: 'listener',
+    problem:
+      `${where}(listener) takes one function (event) => void and filters by event.type, got ${got}${named}; ` +
+      `write ${where}((event) => { if (event.type === ${JSON.stringify(type)}) … })`,
+  });
+}
