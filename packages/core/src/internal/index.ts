@@ -30,6 +30,10 @@ export {
   summarizeWithFallback,
 } from '../summarize/fallback/summarize-with-fallback.js';
 export {
+  checkSummarizerOptions,
+  LLM_SUMMARIZER_OPTION_KEYS,
+} from '../summarize/llm/check-llm-summarizer-options.js';
+export {
   calibrationRatio,
   MAX_CALIBRATION_RATIO,
   MIN_CALIBRATION_RATIO,
