@@ -1,7 +1,9 @@
-import type { CompactionEvent } from '@compaction/core';
+import { type CompactionEvent, getContextWindow } from '@compaction/core';
 import { invalidSettingOf } from '@compaction/core/testing';
+import type { MastraModelConfig } from '@mastra/core/llm';
 import { InMemoryStore } from '@mastra/core/storage';
 import { Memory } from '@mastra/memory';
+import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { coderAgent, lastUserText, SMALL_WINDOW } from './__fixtures__/agent-fixtures.js';
 import { type ScriptedModel, scriptedModel } from './__fixtures__/scripted-model.js';
@@ -75,5 +77,69 @@ describe('a model passed as summarizer', () => {
     expect(ends.every((event) => event.strategy === 'llm' && event.fallbacks.length === 0)).toBe(true);
     expect(writer.summaryPrompts.length).toBeGreaterThan(0);
     expect(agentModel.summaryPrompts).toEqual([]);
+  });
+});
+
+/** An agent model with a known window (by its id), answering every call with `Done.`. */
+function modelWithId(modelId: string) {
+  return new MockLanguageModelV4({
+    provider: 'mock',
+    modelId,
+    doGenerate: async () => ({
+      content: [{ type: 'text' as const, text: 'Done.' }],
+      finishReason: { unified: 'stop' as const, raw: 'stop' },
+      usage: {
+        inputTokens: { total: 50, noCache: 50, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 2, text: 2, reasoning: 0 },
+      },
+      warnings: [],
+    }),
+  }) as unknown as MastraModelConfig;
+}
+
+/**
+ * Every message of an error and of its causes, joined. Mastra runs processors as workflow
+ * steps: what a processor throws reaches the caller as the message of a serialized cause.
+ */
+function messagesOf(error: unknown): string {
+  const messages: string[] = [];
+  for (let at = error as { message?: unknown; cause?: unknown } | undefined; at && messages.length < 10; ) {
+    messages.push(String(at.message));
+    at = at.cause as typeof at;
+  }
+  return messages.join(' ← ');
+}
+
+describe('window-dependent settings wait for the window', () => {
+  const settings = { keepRecentTokens: 200_000 };
+
+  it("are not checked against a default window before the agent's model is known (gpt-5: 400K)", async () => {
+    expect(getContextWindow('gpt-5')).toBe(400_000);
+    const compaction = new CompactionProcessor({ settings });
+    const agent = coderAgent({ model: modelWithId('gpt-5'), inputProcessors: [compaction] });
+    const result = await agent.generate('Hello');
+    expect(result.text).toBe('Done.');
+  });
+
+  it("are checked at the first run against the agent's model's window (gpt-4o: 128K), naming the setting", async () => {
+    const compaction = new CompactionProcessor({ settings });
+    const agent = coderAgent({ model: modelWithId('gpt-4o'), inputProcessors: [compaction] });
+    const error = await agent.generate('Hello').then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(messagesOf(error)).toMatch(/setting "keepRecentTokens": \(200000\) must be smaller than contextWindow/);
+  });
+
+  it('are checked at once when the window is given, by model id or settings.contextWindow', () => {
+    expect(invalidSettingOf(processor({ model: 'gpt-4o', settings }))).toBe('keepRecentTokens');
+    expect(invalidSettingOf(processor({ settings: { ...settings, contextWindow: 128_000 } }))).toBe('keepRecentTokens');
+    expect(invalidSettingOf(() => withCompaction({ id: 'a' }, { model: 'gpt-4o', settings }))).toBe('keepRecentTokens');
+    expect(processor({ model: 'gpt-5', settings })).not.toThrow();
+    expect(processor({ settings: { ...settings, contextWindow: 400_000 } })).not.toThrow();
+  });
+
+  it('checks what needs no window at once even without one', () => {
+    expect(invalidSettingOf(processor({ settings: { keepRecentTokens: -1 } }))).toBe('keepRecentTokens');
   });
 });

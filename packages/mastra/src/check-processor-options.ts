@@ -33,8 +33,9 @@ const HINTS: Readonly<Record<string, PeerOptionHint>> = {
 
 /**
  * Checks the options of `CompactionProcessor` in its constructor: known keys
- * (`TokenLimiter`'s `limit`, `encoding`, … are told ours), the settings against
- * the model's window, the summarizer (core's shared resolver: a Mastra model or
+ * (`TokenLimiter`'s `limit`, `encoding`, … are told ours), the settings (against
+ * the window when `settings.contextWindow` or `model` gives it; otherwise the
+ * window-dependent checks wait for the first run, when the agent's model is known), the summarizer (core's shared resolver: a Mastra model or
  * a model-router id is accepted and wrapped), store, counter, ids and `onEvent`.
  * Throws `InvalidSettingsError` naming the option.
  */
@@ -45,7 +46,8 @@ export function checkProcessorOptions(options: unknown): void {
     hints: HINTS,
     summarizer: mastraSummarizerResolver,
     modelId: 'a model to summarize with goes in summarizer',
-    window: (given) => getContextWindow(typeof given.model === 'string' ? given.model : undefined),
+    // Without a model id the window is the agent's model's, known at the first run: checked then.
+    window: (given) => (typeof given.model === 'string' ? getContextWindow(given.model) : undefined),
     strings: { sessionId: 'the conversation, for every run', id: "the processor's id" },
   });
 }
