@@ -1,5 +1,6 @@
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { threadId } from 'node:worker_threads';
 
 /**
  * The temp file {@link writeFileAtomic} writes next to `file`:
@@ -20,15 +21,31 @@ let lastSuffix: number | undefined;
 /** Temp names {@link writeFileAtomic} tries when the one it drew exists already. */
 const TEMP_NAME_ATTEMPTS = 16;
 
+/** 2^32 / golden ratio: multiplying by it spreads consecutive integers across the 32-bit range. */
+const SPREAD = 0x9e37_79b9;
+
 /**
- * The 8 hex digits of the next temp file's name: a random start counted up, so
- * no two writes of one process ever draw the same name. Not `crypto`: loading
- * `node:crypto` costs a new process 4–8 ms of CPU at its first save, and the
+ * Where this realm's suffixes start: `Math.random`, with the worker thread's id
+ * mixed in (spread by {@link SPREAD}, so threads start 2^32/φ apart and their
+ * counted-up ranges do not meet) and the clock's nanoseconds. Threads of one pid
+ * whose `Math.random` follows one seed (`node --random-seed`, realms from one
+ * startup snapshot) would otherwise draw the same names in lockstep.
+ */
+export function tempSuffixStart(thread: number = threadId): number {
+  const random = Math.floor(Math.random() * 0x1_0000_0000);
+  const clock = Number(process.hrtime.bigint() & 0xffff_ffffn);
+  return (random + Math.imul(thread, SPREAD) + Math.imul(clock, 0x85eb_ca6b)) >>> 0;
+}
+
+/**
+ * The 8 hex digits of the next temp file's name: a start ({@link tempSuffixStart})
+ * counted up, so no two writes of one realm ever draw the same name. Not `crypto`:
+ * loading `node:crypto` costs a new process 4–8 ms of CPU at its first save, and the
  * name needs no secrecy (the temp file is opened with `wx`, which fails rather
  * than follow or reuse anything already there; a name that exists is skipped).
  */
 function tempSuffix(): string {
-  lastSuffix = ((lastSuffix ?? Math.floor(Math.random() * 0x1_0000_0000)) + 1) % 0x1_0000_0000;
+  lastSuffix = ((lastSuffix ?? tempSuffixStart()) + 1) % 0x1_0000_0000;
   return lastSuffix.toString(16).padStart(8, '0');
 }
 
