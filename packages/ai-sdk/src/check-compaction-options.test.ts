@@ -1,6 +1,6 @@
-import type { CompactionEvent, Summarizer } from '@compaction/core';
+import { type CompactionEvent, InvalidSettingsError, type Summarizer } from '@compaction/core';
 import { invalidSettingOf } from '@compaction/core/testing';
-import { generateText, type ModelMessage, wrapLanguageModel } from 'ai';
+import { generateText, type ModelMessage, stepCountIs, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { conversation, promptTokens, SUMMARY_TEXT, textResult } from './__fixtures__/model-fixtures.js';
@@ -8,6 +8,7 @@ import type { CompactionMetadata } from './compaction-metadata.js';
 import { compactionMiddleware } from './compaction-middleware.js';
 import type { CompactionMiddlewareOptions } from './compaction-options.js';
 import { compactionPrepareStep } from './compaction-prepare-step.js';
+import { compactionChat } from './ui/compaction-chat.js';
 
 const settings = { contextWindow: 8000, reserveTokens: 1000, keepRecentTokens: 1500, trigger: 0.5 };
 
@@ -100,5 +101,96 @@ describe('what the AI SDK users pass', () => {
     const legacy: CompactionEvent[] = [];
     await run({ summarizer: 'structured', onCompaction: (event) => legacy.push(event) });
     expect(legacy.map((event) => event.type)).toContain('compaction:end');
+  });
+});
+
+/** A model as a provider makes it: a mock with its provider and id. */
+const providerModel = (modelId = 'gpt-5') =>
+  new MockLanguageModelV4({ provider: 'openai', modelId, doGenerate: async () => textResult('ok') });
+
+describe('compactionPrepareStep passed as prepareStep without being called', () => {
+  it('the AI SDK calls it with the step: an InvalidSettingsError that says to call it, before any model call', async () => {
+    const model = providerModel();
+    const error = await generateText({
+      model,
+      prompt: 'hello',
+      stopWhen: stepCountIs(2),
+      prepareStep: compactionPrepareStep as never,
+    }).catch((caught: unknown) => caught);
+    expect(InvalidSettingsError.isInstance(error)).toBe(true);
+    expect((error as InvalidSettingsError).setting).toBe('prepareStep');
+    expect((error as Error).message).toMatch(/call compactionPrepareStep\(\{ sessionId, … \}\) and pass its result/);
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it.each([{ steps: [] }, { stepNumber: 0 }, { model: providerModel(), steps: [], stepNumber: 0, messages: [] }])(
+    'a step-shaped argument %o is told apart from a mistyped option',
+    (step) => {
+      expect(invalidSettingOf(() => compactionPrepareStep(step as never))).toBe('prepareStep');
+    },
+  );
+
+  it('called, its result runs every step', async () => {
+    const model = providerModel();
+    const result = await generateText({
+      model,
+      prompt: 'hello',
+      stopWhen: stepCountIs(2),
+      prepareStep: compactionPrepareStep({ sessionId: 'chat-1', summarizer: 'structured' }),
+    });
+    expect(result.text).toBe('ok');
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+});
+
+describe('a model given to the middleware or prepareStep (whose model is the one they wrap, or the step’s)', () => {
+  it.each([
+    ['compactionMiddleware', (options: unknown) => compactionMiddleware(loose(options)), /wrapLanguageModel/],
+    ['compactionPrepareStep', (options: unknown) => compactionPrepareStep(loose(options)), /generateText/],
+  ])('%s({ model }) is refused, saying where the model goes', (_, make, where) => {
+    for (const model of [providerModel(), 'gpt-5']) {
+      expect(invalidSettingOf(() => make({ model }))).toBe('model');
+      expect(() => make({ model })).toThrow(where);
+      expect(() => make({ model })).toThrow(/summaryModel/);
+    }
+  });
+
+  it('the summary model and the window have their own options, and compactionChat takes the chat model', () => {
+    expect(() => compactionMiddleware({ summaryModel: providerModel('gpt-5-mini') })).not.toThrow();
+    expect(() => compactionPrepareStep({ summaryModel: providerModel('gpt-5-mini') })).not.toThrow();
+    expect(() => compactionMiddleware({ settings: { contextWindow: 400_000 } })).not.toThrow();
+    expect(() => compactionChat({ model: providerModel(), summarizer: 'structured' })).not.toThrow();
+  });
+});
+
+describe('window-dependent settings when the model is known at construction', () => {
+  it('compactionChat checks keepRecentTokens against its model id’s window at once', () => {
+    // gpt-5: 400,000 tokens, less the 16,384 reserved: 383,616.
+    expect(
+      invalidSettingOf(() => compactionChat({ model: providerModel(), settings: { keepRecentTokens: 500_000 } })),
+    ).toBe('keepRecentTokens');
+    expect(() => compactionChat({ model: providerModel(), settings: { keepRecentTokens: 500_000 } })).toThrow(/383616/);
+    // An id the table does not know gets core's default window (128,000), as its sessions would.
+    expect(
+      invalidSettingOf(() =>
+        compactionChat({ model: providerModel('my-model'), settings: { keepRecentTokens: 200_000 } }),
+      ),
+    ).toBe('keepRecentTokens');
+  });
+
+  it('the valid neighbours are accepted: under the window, or a window given', () => {
+    expect(() => compactionChat({ model: providerModel(), settings: { keepRecentTokens: 300_000 } })).not.toThrow();
+    expect(() =>
+      compactionChat({ model: providerModel(), settings: { keepRecentTokens: 500_000, contextWindow: 1_000_000 } }),
+    ).not.toThrow();
+  });
+
+  it('the middleware learns its model at the call: there the same setting is refused before anything is sent', async () => {
+    const middleware = compactionMiddleware({ settings: { keepRecentTokens: 500_000 } }); // no model yet: accepted
+    const mock = providerModel();
+    const model = wrapLanguageModel({ model: mock, middleware });
+    const error = await generateText({ model, prompt: 'hello' }).catch((caught: unknown) => caught);
+    expect((error as InvalidSettingsError).setting).toBe('keepRecentTokens');
+    expect(mock.doGenerateCalls).toHaveLength(0);
   });
 });

@@ -1,4 +1,4 @@
-import { describeValue, InvalidSettingsError, type PeerOptionHint } from '@compaction/core';
+import { describeValue, getContextWindow, InvalidSettingsError, type PeerOptionHint } from '@compaction/core';
 import { checkAdapterOptions } from '@compaction/core/internal';
 import type { CompactionPrepareStepOptions } from './compaction-options.js';
 import { aiSdkSummarizerResolver, isAiSdkModel } from './resolve-summarizer.js';
@@ -20,21 +20,34 @@ const HINTS: Readonly<Record<string, PeerOptionHint>> = {
   onFinish: { from: 'streamText', use: 'onEvent (compaction events)' },
 };
 
+/** What the options are given to: the middleware, the prepareStep factory, or `compactionChat` (which adds `model`). */
+export type CompactionOptionsOwner = 'compactionMiddleware' | 'compactionPrepareStep' | 'compactionChat';
+
 /**
- * Checks `compactionMiddleware` / `compactionPrepareStep` options when they are
- * made, so a mistake fails at construction, not at the first model call:
+ * Checks `compactionMiddleware` / `compactionPrepareStep` / `compactionChat` options
+ * when they are made, so a mistake fails at construction, not at the first model call:
  * known keys (LangChain's `trigger`/`keep` and the settings given at the top
  * level are told where they go), the settings (fully against the window when
- * `settings.contextWindow` is set; the rest needs the model's window and is
- * checked when a conversation starts), the summarizer (core's shared resolver:
- * an AI SDK model is accepted and wrapped), `summaryModel` a model object, the
- * store, counter and callbacks. Throws `InvalidSettingsError` naming the option.
+ * `settings.contextWindow` is set, or for `compactionChat` the window of its model's
+ * id; the middleware and prepareStep learn their model at the call, where the rest is
+ * checked), the summarizer (core's shared resolver: an AI SDK model is accepted and
+ * wrapped), `summaryModel` a model object, the store, counter and callbacks. A `model`
+ * given to the middleware or prepareStep (whose model is the one they wrap or the
+ * step's) is told where it goes, and `compactionPrepareStep` itself passed as
+ * `prepareStep` (then called by the AI SDK with the step) is told to be called.
+ * Throws `InvalidSettingsError` naming the option.
  *
  * @param where - the function the options were given to, for messages.
  */
-export function checkCompactionOptions(options: unknown, where: string): void {
-  // `compactionChat` hands its own options (with the chat `model`) to the middleware.
+export function checkCompactionOptions(options: unknown, where: CompactionOptionsOwner): void {
   const model = (options as { model?: unknown } | null | undefined)?.model;
+  if (where === 'compactionPrepareStep') checkNotAStep(options);
+  if (where !== 'compactionChat' && model !== undefined) {
+    fail(
+      'model',
+      `${where} takes no model: it compacts for the model ${where === 'compactionMiddleware' ? 'it wraps — give yours to wrapLanguageModel({ model, middleware })' : 'of each step — give yours to generateText / streamText'}; the model that writes summaries is summaryModel, the window settings.contextWindow; got ${describeValue(model)}`,
+    );
+  }
   if (model !== undefined && !isAiSdkModel(model)) {
     fail('model', `${where} wraps the model it is given to; set the summary model with summaryModel`);
   }
@@ -44,9 +57,14 @@ export function checkCompactionOptions(options: unknown, where: string): void {
     known:
       where === 'compactionPrepareStep'
         ? Object.keys(OPTIONS)
-        : [...Object.keys(OPTIONS).filter((key) => key !== 'sessionId'), 'model'],
+        : [
+            ...Object.keys(OPTIONS).filter((key) => key !== 'sessionId'),
+            ...(where === 'compactionChat' ? ['model'] : []),
+          ],
     hints: HINTS,
     summarizer: aiSdkSummarizerResolver,
+    // The chat's model is known now: its id gives the window the sessions will use.
+    window: (values) => (isAiSdkModel(values.model) ? getContextWindow(values.model.modelId) : undefined),
     callbacks: ['onEvent', 'onCompaction'],
     strings: { sessionId: 'your chat id' },
   });
@@ -60,6 +78,19 @@ export function checkCompactionOptions(options: unknown, where: string): void {
   if (given.onEvent !== undefined && given.onCompaction !== undefined) {
     fail('onCompaction', 'is the deprecated name of onEvent; give only onEvent');
   }
+}
+
+/**
+ * `prepareStep: compactionPrepareStep` (the factory, not called): the AI SDK calls it with
+ * the step (`{ model, steps, stepNumber, messages }`), which no options object has.
+ */
+function checkNotAStep(options: unknown): void {
+  if (typeof options !== 'object' || options === null) return;
+  if (!('stepNumber' in options) && !('steps' in options)) return;
+  fail(
+    'prepareStep',
+    'compactionPrepareStep was called with a step ({ model, steps, stepNumber, messages }): it was passed as prepareStep without being called; call compactionPrepareStep({ sessionId, … }) and pass its result as prepareStep, e.g. prepareStep: compactionPrepareStep({ store, sessionId: chatId })',
+  );
 }
 
 function fail(setting: string, problem: string): never {

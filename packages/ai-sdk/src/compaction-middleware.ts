@@ -75,6 +75,14 @@ type Call = {
  */
 export function compactionMiddleware(options: CompactionMiddlewareOptions = {}): CompactionMiddleware {
   checkCompactionOptions(options, 'compactionMiddleware'); // at construction, not at the first call
+  return checkedCompactionMiddleware(options);
+}
+
+/**
+ * {@link compactionMiddleware} over options its caller has checked already (`compactionChat`,
+ * whose options also hold the chat's `model`, which the middleware itself refuses).
+ */
+export function checkedCompactionMiddleware(options: CompactionMiddlewareOptions): CompactionMiddleware {
   const sessions = sessionRegistry(options);
   const converter = messageConverter();
 

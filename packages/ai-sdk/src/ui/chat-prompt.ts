@@ -1,5 +1,5 @@
 import type { Message } from '@compaction/core';
-import { InvalidSettingsError } from '@compaction/core';
+import { checkSessionId, describeValue, InvalidSettingsError } from '@compaction/core';
 import { convertToModelMessages, type ToolSet, type UIMessage } from 'ai';
 import { convertToLanguageModelPrompt, standardizePrompt } from 'ai/internal';
 import type { LanguageModelV4, ProviderPrompt } from '../ai-sdk-types.js';
@@ -12,7 +12,10 @@ import { promptToMessages } from '../convert-prompt.js';
  * find the same conversation (content ids) as the middleware.
  */
 export type ChatPrompt = {
-  /** The full history, as `useChat` sends it. */
+  /**
+   * The full history, as `useChat` sends it: UI messages (`{ id, role, parts }`). `ModelMessage`s
+   * are refused with an `InvalidSettingsError`: the boundary a compaction reports is a UI message id.
+   */
   messages: readonly UIMessage[];
   /**
    * The instructions (system prompt) given to `streamText`.
@@ -26,18 +29,29 @@ export type ChatPrompt = {
   tools?: ToolSet;
 };
 
-/** Checks a chat id and prompt at once, with what to do. */
+/**
+ * Checks a chat id and prompt at once, with what to do: the id is core's session id
+ * (`checkSessionId`: a string with a visible character), `messages` the UI messages
+ * `useChat` sends (each with `parts`; `ModelMessage`s, with `content`, are told to give
+ * the UI messages instead), `instructions` a string.
+ */
 export function checkChatPrompt(chatId: unknown, prompt: ChatPrompt): void {
-  if (typeof chatId !== 'string' || chatId.length === 0) {
-    throw new InvalidSettingsError({
-      setting: 'chatId',
-      problem: `expected a non-empty string (your chat id), got ${JSON.stringify(chatId) ?? String(chatId)}`,
-    });
-  }
+  checkSessionId(chatId, { setting: 'chatId' });
   if (!Array.isArray(prompt?.messages)) {
     throw new InvalidSettingsError({
       setting: 'messages',
       problem: 'expected the array of UI messages useChat sends (the full history)',
+    });
+  }
+  for (const [index, message] of prompt.messages.entries()) {
+    const given = message as unknown as Record<string, unknown> | null;
+    if (typeof given === 'object' && given !== null && Array.isArray(given.parts)) continue;
+    const modelMessage = typeof given === 'object' && given !== null && 'content' in given;
+    throw new InvalidSettingsError({
+      setting: `messages[${index}]`,
+      problem: modelMessage
+        ? 'is a ModelMessage ({ role, content }); give the UI messages useChat sends ({ id, role, parts }), the ones you convert with convertToModelMessages for streamText'
+        : `expected a UI message as useChat sends it ({ id, role, parts }), got ${describeValue(message)}`,
     });
   }
   if (prompt.instructions !== undefined && typeof prompt.instructions !== 'string') {

@@ -10,6 +10,7 @@ import {
   stepCountIs,
   streamText,
   tool,
+  type UIMessage,
 } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -349,5 +350,30 @@ describe('compactionChat', () => {
     await expect(chat.stats('chat', { messages: 'hi' as never })).rejects.toThrow(/UI messages/);
     await expect(chat.compact('chat', { messages: [], focus: 3 as never })).rejects.toThrow(InvalidSettingsError);
     await expect(chat.compact('chat', { messages: [], focus: 'x'.repeat(2001) })).rejects.toThrow(/at most 2000/);
+  });
+
+  it('refuses ModelMessages where UI messages go, and a blank chat id, at the call that receives them', async () => {
+    const { model } = chatModel();
+    const chat = compactionChat({ model, settings, summarizer: 'structured' });
+    const modelMessages = [{ role: 'user', content: 'hi' }] as never;
+    for (const call of [
+      () => chat.stats('chat', { messages: modelMessages }),
+      () => chat.compact('chat', { messages: modelMessages }),
+    ]) {
+      const error = await call().catch((caught: unknown) => caught);
+      expect(InvalidSettingsError.isInstance(error)).toBe(true);
+      expect((error as InvalidSettingsError).setting).toBe('messages[0]');
+      expect((error as Error).message).toMatch(/is a ModelMessage .*UI messages useChat sends/);
+    }
+    const ui: UIMessage[] = [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }];
+    await expect(chat.stats('chat', { messages: [...ui, 'hi'] as never })).rejects.toThrow(/messages\[1\]/);
+    for (const blank of ['', '   ', '\n']) {
+      await expect(chat.stats(blank, { messages: [...ui] })).rejects.toThrow(/"chatId"/);
+      expect(() => chat.providerOptions(blank)).toThrow(/"chatId"/);
+    }
+    // The valid neighbours: UI messages (none yet, or one) and an id with a visible character.
+    expect((await chat.stats('chat', { messages: [] })).context.sessionId).toBe('chat');
+    expect((await chat.stats(' chat ', { messages: [...ui] })).context.sessionId).toBe(' chat ');
+    expect(chat.providerOptions(' chat ')).toEqual({ compaction: { sessionId: ' chat ' } });
   });
 });

@@ -3,7 +3,8 @@ import { InvalidSettingsError } from '@compaction/core';
 import { type UIMessage, type UIMessageStreamWriter, wrapLanguageModel } from 'ai';
 import type { LanguageModelV4 } from '../ai-sdk-types.js';
 import { type AiSdkModel, asLanguageModel } from '../as-language-model.js';
-import { compactionMiddleware } from '../compaction-middleware.js';
+import { checkCompactionOptions } from '../check-compaction-options.js';
+import { checkedCompactionMiddleware } from '../compaction-middleware.js';
 import type { CompactionOptions } from '../compaction-options.js';
 import { formatCompactionNotice } from '../format-compaction-notice.js';
 import { sessionRegistry } from '../session-registry.js';
@@ -74,7 +75,9 @@ export type CompactionChunkWriter = Pick<UIMessageStreamWriter<CompactionUIMessa
  * Give `compact` and `stats` the prompt you give `streamText` (messages, instructions,
  * tools): a conversation is found by the content ids of exactly that prompt.
  *
- * @throws InvalidSettingsError when `model` is missing or a string id, or a setting is invalid.
+ * @throws InvalidSettingsError when `model` is missing or a string id, or a setting is invalid
+ *   (window-dependent settings are checked against `settings.contextWindow`, else the window of
+ *   the model's id, as its sessions will use it).
  * @example
  * ```ts
  * const chat = compactionChat({ model: openai('gpt-5'), store: fileStore('.sessions') });
@@ -88,8 +91,9 @@ export function compactionChat(options: CompactionChatOptions): CompactionChat {
       problem: 'expected a model object (e.g. openai("gpt-5")); a string id cannot be wrapped with the middleware',
     });
   }
+  checkCompactionOptions(options, 'compactionChat'); // the settings against the model's window too
   const base = asLanguageModel(options.model);
-  const middleware = compactionMiddleware(options);
+  const middleware = checkedCompactionMiddleware(options);
   const registry = sessionRegistry(options);
   const model = wrapLanguageModel({ model: base, middleware });
   const sessionOf = (chatId: string) => registry.get(chatId, base);
@@ -298,7 +302,8 @@ export type CompactionChat = {
   ): Promise<ChatCompaction>;
   /**
    * The usage bar's figures and the last compaction's boundary, for a page (re)loading a conversation.
-   * @throws InvalidSettingsError when `chatId` or the prompt is malformed.
+   * @throws InvalidSettingsError (the promise rejects) when `chatId` is blank or the prompt is
+   *   malformed: `messages` must be UI messages, not `ModelMessage`s.
    */
   stats(chatId: string, prompt: ChatPrompt): Promise<ChatStats>;
 };
