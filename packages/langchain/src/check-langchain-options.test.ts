@@ -1,16 +1,23 @@
-import type { CompactionEvent } from '@compaction/core';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CompactionEvent, fileStore, InvalidMessageError, memoryStore } from '@compaction/core';
 import { invalidSettingOf } from '@compaction/core/testing';
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
-import { AIMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
 import { createAgent, fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { answer, pastConversation, validSummary } from './__fixtures__/agent-fixtures.js';
+import type { ChatModelLike } from './chat-model-like.js';
 import {
   CompactingChatMessageHistory,
   type CompactingChatMessageHistoryOptions,
 } from './compacting-chat-message-history.js';
 import { type CompactionMiddlewareOptions, compactionMiddleware } from './compaction-middleware.js';
+import { type CompactionContextToolsOptions, compactionContextTools } from './context-tools.js';
+import { type LangchainSummarizerOptions, langchainSummarizer } from './langchain-summarizer.js';
 import { lazyChatModel } from './lazy-chat-model.js';
+import { requestCompaction } from './request-compaction.js';
 import { resolveSummarizer } from './resolve-summarizer.js';
 
 const middleware = (options: unknown) => () => compactionMiddleware(options as CompactionMiddlewareOptions);
@@ -57,7 +64,10 @@ describe('CompactingChatMessageHistory checks its options in the constructor', (
     [{ sessionId: undefined }, 'sessionId'],
     [{ history: {} }, 'history'],
     [{ settings: { keepRecent: 10 } }, 'keepRecent'],
-    [{ summarizer: 'openai' }, undefined],
+    // 'openai' alone was accepted here until session 9; initChatModel can never resolve it (no provider prefix,
+    // none inferred: "Unable to infer model provider"), so it is refused now and an id it resolves is the accepted row.
+    [{ summarizer: 'openai' }, 'summarizer'],
+    [{ summarizer: 'openai:gpt-5-mini' }, undefined],
     [{ trigger: 0.5 }, 'trigger'],
   ])('%o', (options, setting) => {
     if (setting === undefined) expect(history(options)).not.toThrow();
@@ -85,7 +95,9 @@ describe('a model id as summarizer, resolved the way summarizationMiddleware res
     expect(model.model).toBe('gpt-5-mini');
   });
 
-  it("an id LangChain cannot resolve falls back to the structured summary, with LangChain's error reported", async () => {
+  // Until session 9 this used 'no-such-provider:some-model', which is now refused when the middleware is made;
+  // a provider LangChain knows whose integration package is not installed is what still fails only at the call.
+  it("an id LangChain cannot resolve at the call falls back to the structured summary, with LangChain's error reported", async () => {
     const events: CompactionEvent[] = [];
     const agent = createAgent({
       model: fakeModel().respond(answer('fine')),
@@ -93,7 +105,7 @@ describe('a model id as summarizer, resolved the way summarizationMiddleware res
       middleware: [
         compactionMiddleware({
           settings: { contextWindow: 8000, keepRecentTokens: 1500, reserveTokens: 1000 },
-          summarizer: 'no-such-provider:some-model',
+          summarizer: 'cohere:command-r', // @langchain/cohere is not installed
           onEvent: (event) => events.push(event),
         }),
       ],
@@ -101,6 +113,98 @@ describe('a model id as summarizer, resolved the way summarizationMiddleware res
     await agent.invoke({ messages: pastConversation(20) });
     const end = events.find((event) => event.type === 'compaction:end');
     expect(end).toMatchObject({ strategy: 'structured' });
-    expect(end?.type === 'compaction:end' && end.fallbacks[0]?.error).toMatch(/no-such-provider/i);
+    expect(end?.type === 'compaction:end' && end.fallbacks[0]?.error).toMatch(/@langchain\/cohere/i);
+  });
+});
+
+describe('a newcomer’s mistakes are refused when made, their valid neighbours accepted (session 9)', () => {
+  it('the history refuses a sessionId of only whitespace (core’s checkSessionId), and keeps one with a visible character', () => {
+    expect(invalidSettingOf(history({ sessionId: '   ' }))).toBe('sessionId');
+    expect(invalidSettingOf(history({ sessionId: '\n\t' }))).toBe('sessionId');
+    expect(history({ sessionId: '   ' })).toThrow(/only whitespace/);
+    expect(history({ sessionId: ' chat-1' })).not.toThrow();
+  });
+
+  it('compactionContextTools checks its options when the tools are made', () => {
+    const tools = (options: unknown) => () => compactionContextTools(options as CompactionContextToolsOptions);
+    expect(invalidSettingOf(tools({ settigns: { contextWindow: 200_000 } }))).toBe('settigns');
+    expect(tools({ settigns: {} })).toThrow(/did you mean "settings"\?/);
+    expect(invalidSettingOf(tools('x'))).toBe('options');
+    expect(invalidSettingOf(tools({ settings: { trigger: 80 } }))).toBe('trigger');
+    expect(invalidSettingOf(tools({ model: fakeModel() }))).toBe('model');
+    expect(invalidSettingOf(tools({ snippetChars: 0 }))).toBe('snippetChars');
+    expect(invalidSettingOf(tools({ store: memoryStore() }))).toBe('store');
+    expect(tools(undefined)).not.toThrow();
+    expect(tools({})).not.toThrow();
+    expect(
+      tools({ settings: { contextWindow: 200_000 }, model: 'gpt-5', snippetChars: 200, maxToolOutputChars: 4000 }),
+    ).not.toThrow();
+    expect(tools({ settings: { keepRecentTokens: 200_000 } })).not.toThrow(); // the window is the model's, not 128K
+  });
+
+  it('requestCompaction refuses a focus that is not a string (core’s rule for a manual compaction)', () => {
+    expect(invalidSettingOf(() => requestCompaction(42 as unknown as string))).toBe('instructions');
+    expect(invalidSettingOf(() => requestCompaction({ instructions: 'x' } as unknown as string))).toBe('instructions');
+    expect(requestCompaction()).toEqual({ compactionRequest: {} });
+    expect(requestCompaction('keep the API decisions')).toEqual({
+      compactionRequest: { instructions: 'keep the API decisions' },
+    });
+  });
+
+  it('langchainSummarizer checks its model and options when made', () => {
+    const made = (model: unknown, options?: unknown) => () =>
+      langchainSummarizer(model as ChatModelLike, options as LangchainSummarizerOptions);
+    expect(invalidSettingOf(made(42))).toBe('model');
+    expect(invalidSettingOf(made({ model: 'gpt-5-mini' }))).toBe('model');
+    expect(invalidSettingOf(made('nosuchprovider:model'))).toBe('model');
+    expect(invalidSettingOf(made(fakeModel(), { maxTokens: 500 }))).toBe('maxTokens');
+    expect(made(fakeModel(), { maxTokens: 500 })).toThrow(/use maxOutputTokens/);
+    expect(invalidSettingOf(made(fakeModel(), 'x'))).toBe('options');
+    expect(made(fakeModel(), { maxOutputTokens: 500, contextWindow: 32_000 })).not.toThrow();
+    expect(made('gpt-5-mini')).not.toThrow(); // LangChain infers openai
+    expect(made('openai:gpt-5-mini')).not.toThrow();
+  });
+
+  it('a summarizer id LangChain can never resolve is refused by the middleware and the history, with the providers', () => {
+    for (const id of ['nosuchprovider:model', 'llama3', 'gpt5mini']) {
+      expect(invalidSettingOf(middleware({ summarizer: id }))).toBe('summarizer');
+      expect(invalidSettingOf(history({ summarizer: id }))).toBe('summarizer');
+    }
+    expect(middleware({ summarizer: 'nosuchprovider:model' })).toThrow(/"nosuchprovider" is not one of its providers/);
+    for (const id of ['gpt-5-mini', 'anthropic:claude-sonnet-4-5', 'ollama:llama3:8b']) {
+      expect(middleware({ summarizer: id })).not.toThrow();
+      expect(history({ summarizer: id })).not.toThrow();
+    }
+  });
+});
+
+describe('CompactingChatMessageHistory.addMessages takes LangChain messages', () => {
+  it('refuses a string or { role, content } with InvalidMessageError, storing nothing; LangChain messages are stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compaction-add-messages-'));
+    try {
+      const wrapped = new InMemoryChatMessageHistory();
+      const chat = new CompactingChatMessageHistory({ history: wrapped, sessionId: 'c1', store: fileStore(dir) });
+      for (const bad of ['hi', [{ role: 'user', content: 'hi' }], [new HumanMessage('ok'), 'hi'], undefined]) {
+        const error = await chat.addMessages(bad as unknown as BaseMessage[]).then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        );
+        expect(InvalidMessageError.isInstance(error)).toBe(true);
+        expect(String((error as Error).message)).toMatch(/new HumanMessage\('hi'\)/);
+      }
+      const single = await chat.addMessage({ role: 'user', content: 'hi' } as unknown as BaseMessage).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(InvalidMessageError.isInstance(single)).toBe(true);
+      expect(await wrapped.getMessages()).toEqual([]);
+      expect(readdirSync(dir)).toEqual([]);
+
+      await chat.addMessages([new HumanMessage('hi'), new AIMessage('hello')]);
+      await chat.addUserMessage('and again');
+      expect((await chat.getMessages()).map((message) => message.text)).toEqual(['hi', 'hello', 'and again']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,14 @@
-import { describeValue, getContextWindow, InvalidSettingsError, type PeerOptionHint } from '@compaction/core';
+import {
+  checkSessionId,
+  describeValue,
+  getContextWindow,
+  InvalidSettingsError,
+  type PeerOptionHint,
+} from '@compaction/core';
 import { type AdapterOptionsTable, checkAdapterOptions } from '@compaction/core/internal';
 import type { CompactingChatMessageHistoryOptions } from './compacting-chat-message-history.js';
 import type { CompactionMiddlewareOptions } from './compaction-middleware.js';
+import type { CompactionContextToolsOptions } from './context-tools.js';
 import { langchainSummarizerResolver } from './resolve-summarizer.js';
 
 /** Every option of `compactionMiddleware`; typed, so a new option must be listed (or the typecheck fails). */
@@ -70,7 +77,8 @@ export function checkCompactionMiddlewareOptions(options: unknown): void {
 
 /**
  * Checks `CompactingChatMessageHistory` options in its constructor: known keys,
- * a `history` with `getMessages`/`addMessages`/`clear`, a non-empty `sessionId`,
+ * a `history` with `getMessages`/`addMessages`/`clear`, a `sessionId` (core's
+ * `checkSessionId`: not empty, not only whitespace),
  * a store, and the shared options (settings against the model's window).
  * Throws `InvalidSettingsError` naming the option.
  */
@@ -89,11 +97,29 @@ export function checkChatHistoryOptions(options: unknown): void {
       `must be a LangChain chat history (getMessages, addMessages, clear), got ${describeValue(history)}`,
     );
   }
-  const sessionId = given?.sessionId;
-  if (typeof sessionId !== 'string' || sessionId.length === 0) {
-    fail(
-      'sessionId',
-      `is required: a non-empty string that keys the conversation in the store, got ${describeValue(sessionId)}`,
-    );
-  }
+  checkSessionId(given?.sessionId, { what: 'your chat id' }); // core's rule: '' and '   ' are refused alike
+}
+
+/** Every option of `compactionContextTools`. */
+const CONTEXT_TOOLS_OPTIONS = {
+  settings: true,
+  model: true,
+  counter: true,
+  maxToolOutputChars: true,
+  snippetChars: true,
+} satisfies Record<keyof CompactionContextToolsOptions, true>;
+
+/**
+ * Checks `compactionContextTools` options when the tools are made: an options object
+ * (or nothing) with known keys, and the settings, `model` and `counter` as the middleware
+ * checks them (the tool budgets are checked by core's `createContextTools`).
+ * Throws `InvalidSettingsError` naming the option.
+ */
+export function checkContextToolsOptions(options: unknown): void {
+  checkAdapterOptions(options, {
+    where: 'compactionContextTools',
+    known: Object.keys(CONTEXT_TOOLS_OPTIONS),
+    shape: 'the options you give compactionMiddleware, e.g. { settings: { contextWindow: 200_000 } }',
+    modelId: "a chat model goes in the middleware's summarizer",
+  });
 }

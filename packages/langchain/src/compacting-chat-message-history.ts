@@ -12,6 +12,7 @@ import {
 } from '@compaction/core';
 import { BaseListChatMessageHistory } from '@langchain/core/chat_history';
 import type { AIMessage, BaseMessage } from '@langchain/core/messages';
+import { checkBaseMessages } from './check-base-messages.js';
 import { checkChatHistoryOptions } from './check-langchain-options.js';
 import type { Conversion } from './extend-conversion.js';
 import { extendsHistory } from './extends-history.js';
@@ -136,15 +137,20 @@ export class CompactingChatMessageHistory extends BaseListChatMessageHistory {
     return this.#options.history.getMessages();
   }
 
+  /** Stores one message (see {@link addMessages}). */
   override async addMessage(message: BaseMessage): Promise<void> {
+    checkBaseMessages([message], 'addMessage');
     await this.addMessages([message]);
   }
 
   /**
    * Stores messages in the wrapped history (with ids), and records the input
-   * tokens an added AI message reports, for the next token estimate.
+   * tokens an added AI message reports, for the next token estimate. Anything but
+   * an array of LangChain messages (a string, `{ role, content }`) is an
+   * `InvalidMessageError`, and nothing is stored.
    */
   override async addMessages(messages: BaseMessage[]): Promise<void> {
+    checkBaseMessages(messages, 'addMessages');
     if (messages.some((message) => !message.id)) {
       const existing = await this.#options.history.getMessages();
       const ids = messageIds([...existing, ...messages]);

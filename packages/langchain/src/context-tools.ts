@@ -10,6 +10,7 @@ import { type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { type DynamicStructuredTool, type ToolRuntime, tool } from '@langchain/core/tools';
 import { Command } from '@langchain/langgraph';
 import { agentStateStore } from './agent-state-store.js';
+import { checkContextToolsOptions } from './check-langchain-options.js';
 import type { CompactionMiddlewareOptions } from './compaction-middleware.js';
 import { COMPACTION_STATE_KEY, requestCompaction } from './request-compaction.js';
 import { toCoreMessages } from './to-core-messages.js';
@@ -26,7 +27,8 @@ type AgentState = { messages?: BaseMessage[]; [COMPACTION_STATE_KEY]?: SessionRe
  * `context_stats`, `compact_context` (a `Command` that sets `requestCompaction(focus)`,
  * so the middleware compacts before the next model call), `search_history` and
  * `read_message` (over the messages summarized away, from the agent state). Give
- * them the options you give the middleware, so the figures agree. In `mode: 'replace'`
+ * them the options you give the middleware, so the figures agree (checked when the tools
+ * are made: an unknown key or a bad setting is an `InvalidSettingsError`). In `mode: 'replace'`
  * the state no longer holds summarized messages, so there is nothing to search.
  *
  * @example
@@ -40,6 +42,7 @@ type AgentState = { messages?: BaseMessage[]; [COMPACTION_STATE_KEY]?: SessionRe
  * ```
  */
 export function compactionContextTools(options: CompactionContextToolsOptions = {}): DynamicStructuredTool[] {
+  checkContextToolsOptions(options); // throws InvalidSettingsError now, not at the first tool call
   const { settings, model, counter, ...toolOptions } = options;
 
   /** A session over this call's agent state: its messages and its compaction record. Nothing is saved. */

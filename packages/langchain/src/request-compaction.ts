@@ -1,3 +1,5 @@
+import { checkCompactOptions } from '@compaction/core';
+
 /** The agent-state key that holds the compaction record (private: checkpointed, not in invoke input or output). */
 export const COMPACTION_STATE_KEY = '_compaction';
 
@@ -13,7 +15,8 @@ export type CompactionRequest = {
 /**
  * A state update that asks `compactionMiddleware` to compact before the next
  * model call, whatever the token count (`/compact [focus]`). Apply it however
- * the agent state is updated:
+ * the agent state is updated. `instructions` that is not a string is an
+ * `InvalidSettingsError` at this call:
  *
  * @example
  * ```ts
@@ -26,5 +29,6 @@ export type CompactionRequest = {
  * ```
  */
 export function requestCompaction(instructions?: string): { [COMPACTION_REQUEST_KEY]: CompactionRequest } {
+  checkCompactOptions({ instructions }); // core's rule for a manual compaction's focus
   return { [COMPACTION_REQUEST_KEY]: instructions ? { instructions } : {} };
 }

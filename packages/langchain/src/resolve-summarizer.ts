@@ -1,5 +1,6 @@
 import { resolveSummarizerOption, type Summarizer, type SummarizerOptionResolver } from '@compaction/core';
 import { type ChatModelLike, isChatModelLike } from './chat-model-like.js';
+import { checkChatModelId } from './check-chat-model-id.js';
 import { langchainSummarizer } from './langchain-summarizer.js';
 import { lazyChatModel } from './lazy-chat-model.js';
 
@@ -18,7 +19,10 @@ export const langchainSummarizerResolver: SummarizerOptionResolver<ChatModelLike
     "a LangChain chat model (e.g. new ChatOpenAI({ model: 'gpt-5-mini' })), a model id initChatModel resolves ('openai:gpt-5-mini'), 'structured', or a core Summarizer",
   isModel: isChatModelLike,
   fromModel: (model) => langchainSummarizer(model),
-  fromModelId: (id) => langchainSummarizer(lazyChatModel(id)),
+  fromModelId: (id) => {
+    checkChatModelId(id, 'summarizer'); // at once: an id whose provider LangChain can never find
+    return langchainSummarizer(lazyChatModel(id));
+  },
 };
 
 /**
