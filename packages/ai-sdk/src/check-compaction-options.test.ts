@@ -194,3 +194,29 @@ describe('window-dependent settings when the model is known at construction', ()
     expect(mock.doGenerateCalls).toHaveLength(0);
   });
 });
+
+describe('compactionMiddleware given as a middleware without being called', () => {
+  it.each([
+    [
+      'alone',
+      (model: ReturnType<typeof providerModel>) =>
+        wrapLanguageModel({ model, middleware: compactionMiddleware as never }),
+    ],
+    [
+      'in a list',
+      (model: ReturnType<typeof providerModel>) =>
+        wrapLanguageModel({ model, middleware: [compactionMiddleware as never] }),
+    ],
+  ])('%s: wrapLanguageModel throws an InvalidSettingsError that says to call it, at once', (_, wrap) => {
+    expect(invalidSettingOf(() => wrap(providerModel()))).toBe('middleware');
+    expect(() => wrap(providerModel())).toThrow(/middleware: compactionMiddleware\(\{ store, … \}\)/);
+  });
+
+  it('called, its result wraps the model and compacts as before', async () => {
+    const mock = providerModel();
+    const model = wrapLanguageModel({ model: mock, middleware: [compactionMiddleware({ summarizer: 'structured' })] });
+    expect((await generateText({ model, prompt: 'hello' })).text).toBe('ok');
+    expect(typeof compactionMiddleware).toBe('function');
+    expect(Object.keys(compactionMiddleware)).toEqual([]);
+  });
+});

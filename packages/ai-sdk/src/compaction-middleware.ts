@@ -1,4 +1,4 @@
-import type { CompactionEvent, CompactionSession } from '@compaction/core';
+import { type CompactionEvent, type CompactionSession, InvalidSettingsError } from '@compaction/core';
 import { retryOnOverflow, shouldRetryOnOverflow } from '@compaction/core/internal';
 import type { LanguageModelMiddleware } from 'ai';
 import type { CallOptions, GenerateResult, ProviderPrompt, StreamPart, StreamResult } from './ai-sdk-types.js';
@@ -76,6 +76,23 @@ type Call = {
 export function compactionMiddleware(options: CompactionMiddlewareOptions = {}): CompactionMiddleware {
   checkCompactionOptions(options, 'compactionMiddleware'); // at construction, not at the first call
   return checkedCompactionMiddleware(options);
+}
+
+/**
+ * `middleware: compactionMiddleware` (the factory, not called) would be a middleware with no
+ * hooks, which the AI SDK runs as a no-op: no compaction, no error. `wrapLanguageModel` reads
+ * the hooks off the middleware when it wraps, so the factory answers that read with an
+ * `InvalidSettingsError` that says to call it — at once, when the model is wrapped.
+ */
+for (const hook of ['transformParams', 'wrapGenerate', 'wrapStream']) {
+  Object.defineProperty(compactionMiddleware, hook, {
+    get(): never {
+      throw new InvalidSettingsError({
+        setting: 'middleware',
+        problem: `compactionMiddleware was given as a middleware without being called (the AI SDK read its ${hook}); call it and pass its result: wrapLanguageModel({ model, middleware: compactionMiddleware({ store, … }) })`,
+      });
+    },
+  });
 }
 
 /**
