@@ -1,4 +1,5 @@
 import { SUMMARY_PREFIX } from '@compaction/core';
+import { invalidSettingOf } from '@compaction/core/testing';
 import { generateText, type ModelMessage, stepCountIs, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
@@ -113,5 +114,26 @@ describe('contextTools (AI SDK)', () => {
     expect(JSON.stringify(prompts[1])).toContain(SUMMARY_PREFIX);
     expect(JSON.stringify(prompts[1])).toContain('the date helpers');
     expect(await middleware.session('chat-3', mock).state()).toMatchObject({ version: 1 });
+  });
+});
+
+describe('contextTools checks its session argument when the tools are made', () => {
+  it.each([undefined, null, 'chat-1', {}, { sessionId: 'chat-1' }])(
+    '%o → InvalidSettingsError naming session, not a failure when the model calls a tool',
+    (session) => {
+      expect(invalidSettingOf(() => contextTools(session as never))).toBe('session');
+      expect(() => contextTools(session as never)).toThrow(/middleware\.session\(chatId, model\)/);
+    },
+  );
+
+  it('takes the session itself, or a function that returns it (resolved when a tool runs)', async () => {
+    const middleware = compactionMiddleware({ summarizer: 'structured' });
+    const model = new MockLanguageModelV4({ provider: 'openai', modelId: 'gpt-5' });
+    const session = middleware.session('chat-1', model);
+    for (const given of [session, () => session, async () => session]) {
+      const tools = contextTools(given);
+      const stats = await tools.context_stats.execute?.({}, { toolCallId: 'tc', messages: [] } as never);
+      expect(stats).toMatchObject({ contextWindow: 400_000 });
+    }
   });
 });

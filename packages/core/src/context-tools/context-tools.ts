@@ -1,6 +1,7 @@
 import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import type { Message } from '../messages/types.js';
 import type { CompactionSession } from '../session/types.js';
+import { describeValue } from '../settings/check-option-keys.js';
 import { InvalidToolInputError } from './invalid-tool-input-error.js';
 import { messageSearchText } from './message-search-text.js';
 import { type HistorySearchHit, MAX_SEARCH_HITS, searchHistory } from './search-history.js';
@@ -90,12 +91,14 @@ export const CONTEXT_TOOL_NAMES = ['context_stats', 'compact_context', 'search_h
  * `search_history({ query, limit? })` (BM25 over the summarized messages only)
  * and `read_message({ id })`. Nothing outside this conversation is reachable.
  * `session` may be a function, for adapters that resolve the conversation's
- * session at call time.
+ * session at call time. Anything else (`undefined`, a chat id) throws
+ * `InvalidSettingsError` naming `session` when the tools are made.
  */
 export function createContextTools(
   session: CompactionSession | (() => CompactionSession | Promise<CompactionSession>),
   options: ContextToolsOptions = {},
 ): ContextTools {
+  checkSessionArgument(session);
   const maxToolOutputChars = positiveInteger(options.maxToolOutputChars ?? 8000, 'maxToolOutputChars');
   const snippetChars = positiveInteger(options.snippetChars ?? 300, 'snippetChars');
   const resolve = async () => (typeof session === 'function' ? await session() : session);
@@ -233,6 +236,24 @@ function objectInput(input: unknown, tool: string, keys: readonly string[]): Rec
 
 function toolInputError(tool: string, key: string, expected: string): InvalidToolInputError {
   return new InvalidToolInputError(tool, `"${key}" must be ${expected}`);
+}
+
+/** The conversation's session, or a function giving it: anything else would fail only when the model calls a tool. */
+function checkSessionArgument(session: unknown): void {
+  if (typeof session === 'function') return;
+  const given = session as Partial<Record<keyof CompactionSession, unknown>> | null | undefined;
+  if (
+    typeof given === 'object' &&
+    given !== null &&
+    typeof given.history === 'function' &&
+    typeof given.stats === 'function'
+  ) {
+    return;
+  }
+  throw new InvalidSettingsError({
+    setting: 'session',
+    problem: `the context tools take the conversation's CompactionSession (e.g. middleware.session(chatId, model)) or a function that returns it, got ${describeValue(session)}`,
+  });
 }
 
 function positiveInteger(value: number, name: string): number {
