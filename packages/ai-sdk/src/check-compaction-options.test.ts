@@ -220,3 +220,15 @@ describe('compactionMiddleware given as a middleware without being called', () =
     expect(Object.keys(compactionMiddleware)).toEqual([]);
   });
 });
+
+describe('a blank session id (an unset variable) wherever an id is given: core’s checkSessionId', () => {
+  it.each(['', '   ', '\t\n'])('%o is refused by compactionPrepareStep and middleware.session', (blank) => {
+    expect(invalidSettingOf(() => compactionPrepareStep({ sessionId: blank }))).toBe('sessionId');
+    expect(invalidSettingOf(() => compactionMiddleware().session(blank, providerModel()))).toBe('sessionId');
+  });
+
+  it('an id with a visible character is kept as given, spaces around it included', () => {
+    expect(() => compactionPrepareStep({ sessionId: ' chat-1 ' })).not.toThrow();
+    expect(compactionMiddleware().session(' chat-1 ', providerModel()).sessionId).toBe(' chat-1 ');
+  });
+});
