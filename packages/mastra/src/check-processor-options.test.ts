@@ -143,3 +143,62 @@ describe('window-dependent settings wait for the window', () => {
     expect(invalidSettingOf(processor({ settings: { keepRecentTokens: -1 } }))).toBe('keepRecentTokens');
   });
 });
+
+describe('a newcomer’s mistakes are refused when made, their valid neighbours accepted (session 9)', () => {
+  it('a sessionId of only whitespace is refused (core’s rule), one with a visible character kept', () => {
+    expect(invalidSettingOf(processor({ sessionId: '   ' }))).toBe('sessionId');
+    expect(invalidSettingOf(processor({ sessionId: '\t\n' }))).toBe('sessionId');
+    expect(processor({ sessionId: ' chat-1' })).not.toThrow();
+  });
+
+  it("a summarizer id Mastra's model router can never parse is refused, with the form to write", () => {
+    for (const id of ['gpt-5-mini', 'openai/', '/gpt-5-mini', '   ']) {
+      expect(invalidSettingOf(processor({ summarizer: id }))).toBe('summarizer');
+      expect(invalidSettingOf(() => withCompaction({ id: 'a' }, { summarizer: id }))).toBe('summarizer');
+    }
+    expect(processor({ summarizer: 'gpt-5-mini' })).toThrow(/'provider\/model', e\.g\. 'openai\/gpt-5-mini'/);
+  });
+
+  it('a provider/model id is accepted: whether its provider is configured is only known at the call', () => {
+    for (const id of [
+      'openai/gpt-5-mini',
+      'openrouter/anthropic/claude-sonnet-4-5',
+      'netlify/openai/gpt-5',
+      'nosuch/model',
+    ]) {
+      expect(processor({ summarizer: id })).not.toThrow();
+    }
+  });
+
+  it('an unconfigured provider falls back to the structured summary at the first compaction, with the error reported', async () => {
+    const events: CompactionEvent[] = [];
+    const compaction = new CompactionProcessor({
+      settings: { ...SMALL_WINDOW, pruneToolOutputs: false },
+      summarizer: 'nosuch/model',
+      onEvent: (event) => events.push(event),
+    });
+    const agent = coderAgent({
+      model: fileReader().model,
+      memory: new Memory({ storage: new InMemoryStore(), options: { lastMessages: 1000 } }),
+      inputProcessors: [compaction],
+      errorProcessors: [compaction],
+    });
+    for (let turn = 0; turn < 12 && !events.some((event) => event.type === 'compaction:end'); turn += 1) {
+      await agent.generate(`Read file${turn}.ts`, { memory: { thread: 't-nosuch', resource: 'u1' } });
+    }
+    const end = events.find((event) => event.type === 'compaction:end');
+    expect(end).toMatchObject({ strategy: 'structured' });
+    expect(end?.type === 'compaction:end' && end.fallbacks[0]?.error).toMatch(/nosuch/);
+  });
+
+  it('withCompaction refuses no config and an Agent already made; a config object is extended', () => {
+    const agent = coderAgent({ model: modelWithId('gpt-5') });
+    expect(invalidSettingOf(() => withCompaction(undefined as unknown as object))).toBe('config');
+    expect(invalidSettingOf(() => withCompaction('coder' as unknown as object))).toBe('config');
+    expect(invalidSettingOf(() => withCompaction(agent))).toBe('config');
+    expect(() => withCompaction(agent)).toThrow(/an Agent already made/);
+    const config = withCompaction({ id: 'coder', name: 'coder', instructions: 'x', model: modelWithId('gpt-5') });
+    expect(config.inputProcessors).toHaveLength(1);
+    expect(config.errorProcessors).toEqual(config.inputProcessors);
+  });
+});

@@ -51,3 +51,21 @@ export function checkProcessorOptions(options: unknown): void {
     strings: { sessionId: 'the conversation, for every run', id: "the processor's id" },
   });
 }
+
+/** Every option of `compactionContextTools` (besides the processor). */
+const CONTEXT_TOOLS_OPTIONS = ['sessionId', 'maxToolOutputChars', 'snippetChars'] as const;
+
+/**
+ * Checks the options of `compactionContextTools(processor, options)` when the tools are
+ * made: an options object (or nothing) with known keys, a `sessionId` that is not empty
+ * nor only whitespace (core's rule); the tool budgets are checked by core's
+ * `createContextTools`. Throws `InvalidSettingsError` naming the option.
+ */
+export function checkContextToolsOptions(options: unknown): void {
+  checkAdapterOptions(options, {
+    where: 'compactionContextTools',
+    known: CONTEXT_TOOLS_OPTIONS,
+    shape: '{ sessionId?, maxToolOutputChars?, snippetChars? }',
+    strings: { sessionId: 'the conversation when the run has no Memory thread' },
+  });
+}

@@ -1,3 +1,4 @@
+import { invalidSettingOf } from '@compaction/core/testing';
 import { Agent } from '@mastra/core/agent';
 import { createTool } from '@mastra/core/tools';
 import { describe, expect, it } from 'vitest';
@@ -87,5 +88,27 @@ describe('compactionContextTools in a Mastra Agent', () => {
     const processor = new CompactionProcessor({ settings: SMALL_WINDOW });
     const tools = compactionContextTools(processor);
     await expect(tools.context_stats.execute!({}, {} as never)).rejects.toThrow(/no Memory thread and no sessionId/);
+  });
+});
+
+describe('compactionContextTools checks what it is given when made', () => {
+  const processor = new CompactionProcessor({ settings: SMALL_WINDOW });
+  const made = (target: unknown, options?: unknown) => () =>
+    compactionContextTools(target as CompactionProcessor, options as Parameters<typeof compactionContextTools>[1]);
+
+  it('refuses no processor, an unknown option, a blank sessionId and a bad budget', () => {
+    expect(invalidSettingOf(made(undefined))).toBe('processor');
+    expect(invalidSettingOf(made({ session() {} }))).toBe('processor');
+    expect(invalidSettingOf(made(processor, { sesionId: 'c1' }))).toBe('sesionId');
+    expect(made(processor, { sesionId: 'c1' })).toThrow(/did you mean "sessionId"\?/);
+    expect(invalidSettingOf(made(processor, { sessionId: '' }))).toBe('sessionId');
+    expect(invalidSettingOf(made(processor, { sessionId: '  ' }))).toBe('sessionId');
+    expect(invalidSettingOf(made(processor, 'c1'))).toBe('options');
+    expect(invalidSettingOf(made(processor, { snippetChars: -1 }))).toBe('snippetChars');
+  });
+
+  it('accepts a processor with no options, a sessionId and the budgets', () => {
+    expect(made(processor)).not.toThrow();
+    expect(made(processor, { sessionId: 'chat-1', snippetChars: 200, maxToolOutputChars: 4000 })).not.toThrow();
   });
 });

@@ -3,10 +3,13 @@ import {
   type ContextTool,
   type ContextToolsOptions,
   createContextTools,
+  describeValue,
+  InvalidSettingsError,
   InvalidToolInputError,
 } from '@compaction/core';
 import { createTool } from '@mastra/core/tools';
-import type { CompactionProcessor } from './compaction-processor.js';
+import { checkContextToolsOptions } from './check-processor-options.js';
+import { CompactionProcessor } from './compaction-processor.js';
 
 /** The context tools as Mastra tools, by name: spread them into an agent's `tools`. */
 export type MastraContextTools = {
@@ -21,6 +24,8 @@ export type MastraContextTools = {
  * `compact_context` (takes effect before the model's next step), `search_history`
  * and `read_message` (over the messages summarized away). A tool finds its
  * conversation by the run's Memory thread, else by the processor's `sessionId` option.
+ * Checked when made: anything but a `CompactionProcessor`, an unknown option or a blank
+ * `sessionId` is an `InvalidSettingsError`.
  *
  * @example
  * ```ts
@@ -39,6 +44,13 @@ export function compactionContextTools(
     sessionId?: string;
   } = {},
 ): MastraContextTools {
+  if (!(processor instanceof CompactionProcessor)) {
+    throw new InvalidSettingsError({
+      setting: 'processor',
+      problem: `compactionContextTools takes the CompactionProcessor the agent runs (compactionContextTools(compaction, options)), got ${describeValue(processor)}`,
+    });
+  }
+  checkContextToolsOptions(options); // throws InvalidSettingsError now, not at the first tool call
   const { sessionId, ...toolOptions } = options;
   const sessionOf = (tool: string, threadId: string | undefined): CompactionSession => {
     const id = threadId ?? sessionId;

@@ -1,9 +1,10 @@
 import { heuristicCounter, SUMMARIZATION_SYSTEM_PROMPT, SummaryRejectedError } from '@compaction/core';
+import { invalidSettingOf } from '@compaction/core/testing';
 import type { MastraModelConfig } from '@mastra/core/llm';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { SCRIPTED_SUMMARY } from './__fixtures__/scripted-model.js';
-import { mastraGenerateText, mastraSummarizer } from './mastra-summarizer.js';
+import { type MastraSummarizerOptions, mastraGenerateText, mastraSummarizer } from './mastra-summarizer.js';
 
 const usage = {
   inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
@@ -78,5 +79,35 @@ describe('mastraSummarizer', () => {
   it('rejects an answer that is not a summary, so the engine falls back', async () => {
     const { config } = mockModel('Sure! Let me continue with the task.');
     await expect(mastraSummarizer(config).summarize(request)).rejects.toSatisfy(SummaryRejectedError.isInstance);
+  });
+});
+
+describe('mastraSummarizer checks its model and options when made', () => {
+  const made = (model: unknown, options?: unknown) => () =>
+    mastraSummarizer(model as MastraModelConfig, options as MastraSummarizerOptions);
+
+  it.each([
+    [42, 'model'],
+    [undefined, 'model'],
+    [{ name: 'gpt-5' }, 'model'],
+    ['gpt-5-mini', 'model'],
+    ['openai/', 'model'],
+  ])('model %o → InvalidSettingsError naming %s', (model, setting) => {
+    expect(invalidSettingOf(made(model))).toBe(setting);
+  });
+
+  it('refuses an unknown option, telling maxTokens is maxOutputTokens', () => {
+    const { config } = mockModel(SCRIPTED_SUMMARY);
+    expect(invalidSettingOf(made(config, { maxTokens: 500 }))).toBe('maxTokens');
+    expect(made(config, { maxTokens: 500 })).toThrow(/use maxOutputTokens/);
+    expect(invalidSettingOf(made(config, 'x'))).toBe('options');
+  });
+
+  it('accepts a model, a provider/model id, an OpenAI-compatible config and the known options', () => {
+    const { config } = mockModel(SCRIPTED_SUMMARY);
+    expect(made(config, { maxOutputTokens: 500, contextWindow: 32_000 })).not.toThrow();
+    expect(made('openai/gpt-5-mini')).not.toThrow();
+    expect(made({ id: 'openai/gpt-5-mini', url: 'http://localhost:1234/v1' })).not.toThrow();
+    expect(made({ providerId: 'openai', modelId: 'gpt-5-mini' })).not.toThrow();
   });
 });

@@ -1,6 +1,15 @@
-import { type GenerateText, type LlmSummarizerOptions, llmSummarizer, type Summarizer } from '@compaction/core';
+import {
+  describeValue,
+  type GenerateText,
+  InvalidSettingsError,
+  type LlmSummarizerOptions,
+  llmSummarizer,
+  type Summarizer,
+} from '@compaction/core';
+import { checkSummarizerOptions } from '@compaction/core/internal';
 import { Agent } from '@mastra/core/agent';
 import type { MastraModelConfig } from '@mastra/core/llm';
+import { checkModelRouterId } from './check-model-router-id.js';
 
 /**
  * A Mastra model as core's `GenerateText`: each call runs a bare Mastra
@@ -39,7 +48,9 @@ export type MastraSummarizerOptions = Omit<LlmSummarizerOptions, 'generate'>;
 
 /**
  * Core's LLM summarizer (`llmSummarizer`: structured checkpoint prompts, quality
- * gate, one corrective retry) running on a Mastra model.
+ * gate, one corrective retry) running on a Mastra model. Checked when made: a model
+ * id that is no `provider/model` id, something that is no model, or an unknown
+ * option (`maxTokens`: it is `maxOutputTokens`) is an `InvalidSettingsError`.
  *
  * @example
  * ```ts
@@ -47,5 +58,25 @@ export type MastraSummarizerOptions = Omit<LlmSummarizerOptions, 'generate'>;
  * ```
  */
 export function mastraSummarizer(model: MastraModelConfig, options: MastraSummarizerOptions = {}): Summarizer {
+  if (typeof model === 'string') checkModelRouterId(model, 'model');
+  else if (!isModelObject(model)) {
+    throw new InvalidSettingsError({
+      setting: 'model',
+      problem: `mastraSummarizer takes a Mastra model (an AI SDK model, or a model-router id such as 'openai/gpt-5-mini'), got ${describeValue(model)}`,
+    });
+  }
+  checkSummarizerOptions(options, 'mastraSummarizer');
   return llmSummarizer({ ...options, generate: mastraGenerateText(model) });
+}
+
+/** An object an `Agent` takes as `model`: a language model, or an OpenAI-compatible config (`{ id }` / `{ providerId, modelId }`). */
+function isModelObject(model: unknown): boolean {
+  if (typeof model !== 'object' || model === null) return false;
+  const value = model as Record<string, unknown>;
+  return (
+    typeof value.doGenerate === 'function' ||
+    typeof value.doStream === 'function' ||
+    typeof value.id === 'string' ||
+    (typeof value.providerId === 'string' && typeof value.modelId === 'string')
+  );
 }

@@ -1,5 +1,6 @@
 import { resolveSummarizerOption, type Summarizer, type SummarizerOptionResolver } from '@compaction/core';
 import type { MastraModelConfig } from '@mastra/core/llm';
+import { checkModelRouterId } from './check-model-router-id.js';
 import { mastraSummarizer } from './mastra-summarizer.js';
 
 /** Whether a value is a model object an `Agent` takes (an AI SDK model, a resolved Mastra model). */
@@ -19,7 +20,10 @@ export const mastraSummarizerResolver: SummarizerOptionResolver<MastraModelConfi
     "a Mastra model (an AI SDK model, or a model-router id such as 'openai/gpt-5-mini'), 'structured', or a core Summarizer (mastraSummarizer(model))",
   isModel: isMastraModel,
   fromModel: (model) => mastraSummarizer(model),
-  fromModelId: (id) => mastraSummarizer(id),
+  fromModelId: (id) => {
+    checkModelRouterId(id, 'summarizer'); // at once: an id Mastra's model router can never parse
+    return mastraSummarizer(id);
+  },
 };
 
 /**
