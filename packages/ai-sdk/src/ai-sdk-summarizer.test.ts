@@ -67,7 +67,7 @@ describe('aiSdkSummarizer checks its model and options when it is made', () => {
   });
 
   it.each([
-    [{ maxTokens: 10 }, 'maxTokens', /here use maxOutputTokens/],
+    [{ maxTokens: 10 }, 'maxTokens', /use maxOutputTokens/],
     [{ maxOutputToken: 10 }, 'maxOutputToken', /did you mean "maxOutputTokens"/],
     [{ model: 'gpt-5-mini' }, 'model', /first argument/],
     [{ prompt: 'Summarize.' }, 'prompt', /prompts/],
