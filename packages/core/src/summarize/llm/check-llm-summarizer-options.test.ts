@@ -12,6 +12,16 @@ describe('checkSummarizerOptions', () => {
     [{ promts: {} }, 'promts'],
     [{ generate: async () => ({ text: '' }) }, 'generate'],
     [{ model: 'gpt-5-mini' }, 'model'],
+    [{ maxOutputTokens: 'x' }, 'maxOutputTokens'],
+    [{ maxOutputTokens: { histroy: 500 } }, 'maxOutputTokens.histroy'],
+    [{ prompts: 'Summarize.' }, 'prompts'],
+    [{ prompts: { sistem: 'x' } }, 'prompts.sistem'],
+    [{ prompts: { system: 3 } }, 'prompts.system'],
+    [{ prompts: { update: '  ' } }, 'prompts.update'],
+    [{ serialize: 'x' }, 'serialize'],
+    [{ serialize: { maxToolOutputChars: -5 } }, 'serialize.maxToolOutputChars'],
+    [{ serialize: { includeReasoning: 'yes' } }, 'serialize.includeReasoning'],
+    [{ serialize: { maxChars: 100 } }, 'serialize.maxChars'],
   ])('%o → InvalidSettingsError naming %s', (options, setting) => {
     expect(invalidSettingOf(() => checkSummarizerOptions(options, 'mastraSummarizer'))).toBe(setting);
   });
@@ -29,6 +39,7 @@ describe('checkSummarizerOptions', () => {
       {},
       { prompts: {}, maxOutputTokens: 800, serialize: { maxToolOutputChars: 100 }, contextWindow: 32_000 },
       { maxOutputTokens: { history: 900 }, maxTokens: undefined },
+      { prompts: { system: 'Summarize only.', update: undefined }, serialize: { includeReasoning: true } },
     ]) {
       expect(() => checkSummarizerOptions(options, 'mastraSummarizer')).not.toThrow();
     }
