@@ -185,10 +185,28 @@ describe('window-dependent settings when the model is known at construction', ()
     ).not.toThrow();
   });
 
-  it('the middleware learns its model at the call: there the same setting is refused before anything is sent', async () => {
+  it('the middleware learns its model when wrapLanguageModel wraps it: refused there, at once', () => {
     const middleware = compactionMiddleware({ settings: { keepRecentTokens: 500_000 } }); // no model yet: accepted
+    expect(invalidSettingOf(() => wrapLanguageModel({ model: providerModel(), middleware }))).toBe('keepRecentTokens');
+    expect(invalidSettingOf(() => wrapLanguageModel({ model: providerModel(), middleware: [middleware] }))).toBe(
+      'keepRecentTokens',
+    );
+    // The valid neighbours: a model whose window holds it (gpt-4.1: 1,047,576 tokens), the id unchanged.
+    const wrapped = wrapLanguageModel({ model: providerModel('gpt-4.1'), middleware });
+    expect(wrapped.modelId).toBe('gpt-4.1');
+    expect(wrapped.provider).toBe('openai');
+    expect(() =>
+      wrapLanguageModel({
+        model: providerModel(),
+        middleware: compactionMiddleware({ settings: { keepRecentTokens: 300_000 } }),
+      }),
+    ).not.toThrow();
+  });
+
+  it('wrapped under a modelId of the caller’s, the model’s own window is checked at the first call, before anything is sent', async () => {
+    const middleware = compactionMiddleware({ settings: { keepRecentTokens: 500_000 } });
     const mock = providerModel();
-    const model = wrapLanguageModel({ model: mock, middleware });
+    const model = wrapLanguageModel({ model: mock, middleware, modelId: 'my-alias' });
     const error = await generateText({ model, prompt: 'hello' }).catch((caught: unknown) => caught);
     expect((error as InvalidSettingsError).setting).toBe('keepRecentTokens');
     expect(mock.doGenerateCalls).toHaveLength(0);

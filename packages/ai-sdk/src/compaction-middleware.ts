@@ -1,4 +1,10 @@
-import { type CompactionEvent, type CompactionSession, InvalidSettingsError } from '@compaction/core';
+import {
+  type CompactionEvent,
+  type CompactionSession,
+  getContextWindow,
+  InvalidSettingsError,
+  resolveSettings,
+} from '@compaction/core';
 import { retryOnOverflow, shouldRetryOnOverflow } from '@compaction/core/internal';
 import type { LanguageModelMiddleware } from 'ai';
 import type { CallOptions, GenerateResult, ProviderPrompt, StreamPart, StreamResult } from './ai-sdk-types.js';
@@ -68,6 +74,10 @@ type Call = {
  * conversion are one entry of the process's conversation budget. A call that compacted
  * carries `providerMetadata.compaction` ({@link CompactionMetadata}).
  *
+ * Options are checked when it is made; settings that depend on the window (without
+ * `settings.contextWindow`) when `wrapLanguageModel` wraps a model with it (the window of
+ * the model's id), else at the first call — before anything is sent.
+ *
  * @example
  * ```ts
  * const model = wrapLanguageModel({ model: openai('gpt-5'), middleware: compactionMiddleware({ store }) });
@@ -107,6 +117,14 @@ export function checkedCompactionMiddleware(options: CompactionMiddlewareOptions
     specificationVersion: 'v4',
 
     session: (sessionId, model) => sessions.get(sessionId, model),
+
+    // `wrapLanguageModel` asks this when it wraps (unless given a `modelId`): the first moment the
+    // model, hence its window, is known. Window-dependent settings are checked there, at once, as
+    // the model's sessions will resolve them; the id is returned unchanged.
+    overrideModelId({ model }) {
+      resolveSettings(options.settings, getContextWindow(model.modelId));
+      return model.modelId;
+    },
 
     async transformParams({ params, model }) {
       const explicit = checkProviderOptions(params.providerOptions); // at the call that receives it
