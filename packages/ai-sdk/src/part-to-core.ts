@@ -14,10 +14,17 @@ export type AiSdkPart = PromptPart | ModelMessagePart;
  *
  * @param messageIndex - where the part's message is in the prompt, for the error.
  * @default messageIndex 0
- * @throws InvalidMessageError when a file's `{ type: 'url', url }` is not an absolute URL:
- *   the message would have to be rebuilt with `new URL(url)` when core changes it.
+ * @throws InvalidMessageError when the part is no object, a tool result's output is not
+ *   the AI SDK's tagged output, or a file's `{ type: 'url', url }` is not an absolute URL
+ *   (the message would have to be rebuilt with `new URL(url)` when core changes it).
  */
 export function partToCore(part: AiSdkPart, messageIndex = 0): Part | undefined {
+  if (typeof part !== 'object' || part === null) {
+    throw new InvalidMessageError({
+      index: messageIndex,
+      problem: `a content part must be an object with a type ({ type: 'text', text }, …), got ${describeValue(part)}`,
+    });
+  }
   switch (part.type) {
     case 'text':
     case 'reasoning':
@@ -39,6 +46,7 @@ export function partToCore(part: AiSdkPart, messageIndex = 0): Part | undefined 
         part.providerOptions,
       );
     case 'tool-result':
+      checkToolOutput(part.output, messageIndex);
       return withProviderOptions(
         { type: 'tool-result', toolCallId: part.toolCallId, toolName: part.toolName, ...toolOutputToCore(part.output) },
         part.providerOptions,
@@ -73,6 +81,15 @@ function unwrapFileData(data: unknown, messageIndex: number): { content?: unknow
     default:
       return { content: data.reference };
   }
+}
+
+/** A tool result's output is the AI SDK's tagged value (`{ type: 'text', value }`, …); anything else is refused. */
+function checkToolOutput(output: unknown, messageIndex: number): void {
+  if (typeof output === 'object' && output !== null && typeof (output as { type?: unknown }).type === 'string') return;
+  throw new InvalidMessageError({
+    index: messageIndex,
+    problem: `a tool result's output must be the AI SDK's tagged output ({ type: 'text', value } or { type: 'json', value }, …), got ${describeValue(output)}`,
+  });
 }
 
 /** A file's URL as text: a `URL`, or a string that parses as an absolute URL; anything else is refused. */

@@ -1,4 +1,4 @@
-import type { Message, Part } from '@compaction/core';
+import { describeValue, InvalidMessageError, type Message, type Part } from '@compaction/core';
 import { chainedContentIds } from '@compaction/core/internal';
 import type { ModelMessage } from 'ai';
 import type { PromptMessage } from './ai-sdk-types.js';
@@ -44,13 +44,21 @@ export function leadingSystemMessages(messages: readonly AiSdkMessage[]): number
 /**
  * One AI SDK message as a core message with the given id, keeping the original (see `toCoreMessages`).
  *
- * @param index - where the message is in the prompt, for an `InvalidMessageError`.
+ * @param index - where the message is in the prompt, for an `InvalidMessageError` (content that
+ *   is neither a string nor an array of parts, or a part `partToCore` refuses).
  * @default index 0
  */
 export function toCoreMessage(message: AiSdkMessage, id: string, index = 0): Message {
   // Made to size (`map`), not grown by `push`, which leaves room for 16 more parts in
   // every message: core messages live as long as their conversation is kept.
-  const converted = contentParts(message).map((part) => partToCore(part, index));
+  const content = contentParts(message);
+  if (!Array.isArray(content)) {
+    throw new InvalidMessageError({
+      index,
+      problem: `content must be a string or an array of parts, got ${describeValue(content)}`,
+    });
+  }
+  const converted = content.map((part) => partToCore(part, index));
   const isPart = (part: Part | undefined): part is Part => part !== undefined;
   const parts = converted.every(isPart) ? converted : converted.filter(isPart).slice();
   return { id, role: message.role, parts, metadata: { [ORIGINAL_MESSAGE_KEY]: { original: message } } };
