@@ -197,7 +197,19 @@ describe('a newcomer’s mistakes are refused when made, their valid neighbours 
     expect(invalidSettingOf(() => withCompaction('coder' as unknown as object))).toBe('config');
     expect(invalidSettingOf(() => withCompaction(agent))).toBe('config');
     expect(() => withCompaction(agent)).toThrow(/an Agent already made/);
-    const config = withCompaction({ id: 'coder', name: 'coder', instructions: 'x', model: modelWithId('gpt-5') });
+    const config = withCompaction<{
+      id: string;
+      name: string;
+      instructions: string;
+      model: MastraModelConfig;
+      inputProcessors?: unknown[];
+      errorProcessors?: unknown[];
+    }>({
+      id: 'coder',
+      name: 'coder',
+      instructions: 'x',
+      model: modelWithId('gpt-5'),
+    });
     expect(config.inputProcessors).toHaveLength(1);
     expect(config.errorProcessors).toEqual(config.inputProcessors);
   });

@@ -66,6 +66,12 @@ export function checkContextToolsOptions(options: unknown): void {
     where: 'compactionContextTools',
     known: CONTEXT_TOOLS_OPTIONS,
     shape: '{ sessionId?, maxToolOutputChars?, snippetChars? }',
+    hints: Object.fromEntries(
+      ['settings', 'store', 'summarizer', 'model', 'counter', 'onEvent'].map((key) => [
+        key,
+        { use: `the processor's options: new CompactionProcessor({ ${key} }) (the tools read its sessions)` },
+      ]),
+    ),
     strings: { sessionId: 'the conversation when the run has no Memory thread' },
   });
 }

@@ -105,6 +105,8 @@ describe('compactionContextTools checks what it is given when made', () => {
     expect(invalidSettingOf(made(processor, { sessionId: '  ' }))).toBe('sessionId');
     expect(invalidSettingOf(made(processor, 'c1'))).toBe('options');
     expect(invalidSettingOf(made(processor, { snippetChars: -1 }))).toBe('snippetChars');
+    expect(invalidSettingOf(made(processor, { settings: SMALL_WINDOW }))).toBe('settings');
+    expect(made(processor, { settings: SMALL_WINDOW })).toThrow(/new CompactionProcessor\(\{ settings \}\)/);
   });
 
   it('accepts a processor with no options, a sessionId and the budgets', () => {
