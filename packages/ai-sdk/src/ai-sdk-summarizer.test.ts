@@ -73,6 +73,9 @@ describe('aiSdkSummarizer checks its model and options when it is made', () => {
     [{ prompt: 'Summarize.' }, 'prompt', /prompts/],
     [{ maxOutputTokens: 0 }, 'maxOutputTokens', /positive integer/],
     [{ contextWindow: -1 }, 'contextWindow', /positive whole number/],
+    [{ maxOutputTokens: '2048' }, 'maxOutputTokens', /maxOutputTokens/],
+    [{ prompts: { sistem: 'Summarize.' } }, 'prompts.sistem', /did you mean "system"/],
+    [{ serialize: { maxChars: 100 } }, 'serialize.maxChars', /serialize/],
     ['fast', 'options', /options object/],
     [null, 'options', /options object/],
   ])('options %o → InvalidSettingsError naming %s', (options, setting, message) => {
