@@ -25,6 +25,7 @@ import { countedPair, usageCoversHistory } from './next-usage-record.js';
 import type { SessionPersistence } from './session-persistence.js';
 import type { TokenEstimate } from './token-estimate.js';
 import type { HistorySource, PreparedContext } from './types.js';
+import { waitsForResult } from './waits-for-result.js';
 
 /**
  * Checks a `prepare({ history })` source at the boundary: an object with a whole `length`
@@ -177,8 +178,12 @@ export function createSourceSync(options: SourceSyncOptions): SourceSync {
     if (persistHistory || conversation.record.state) return undefined;
     const { history, record } = conversation;
     const usage = record.usage;
-    if (!usage || !countedPair(usage) || usage.stateVersion !== 0) return undefined;
+    const pair = countedPair(usage);
+    if (!usage || !pair || usage.stateVersion !== 0) return undefined;
     if (!usageCoversHistory(usage, history)) return undefined;
+    // A count taken while a tool call waited for its result is no count to go on from (`waitsForResult`):
+    // the loaded history counts its context again where a decision needs it; a counted one could not.
+    if (waitsForResult(history, pair.length)) return undefined;
     if (!cycle.countable(history.length, estimate.upperBound()) || !context.isHistory()) return undefined;
     const held = countHistory(history, usage.historyLength);
     const epoch = conversation.epoch;

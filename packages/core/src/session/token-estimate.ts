@@ -7,6 +7,7 @@ import { maxMessageTokens } from '../tokens/max-message-tokens.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { ConversationState } from './conversation-state.js';
 import { countedPair, usageCoversHistory } from './next-usage-record.js';
+import { waitsForResult } from './waits-for-result.js';
 
 /** The session's token figures, all in the provider's tokens unless named `counted`. */
 export type TokenEstimate = {
@@ -86,7 +87,7 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
       // there): go on from it instead of recounting the history, the stretch after it in one batch.
       memo = { epoch, version, length: pair.length, tokens: pair.tokens };
     }
-    if (memo && memo.epoch === epoch && memo.version === version && memo.length <= upTo) {
+    if (memo && memo.epoch === epoch && memo.version === version && memo.length <= upTo && goesOn(memo.length, upTo)) {
       for (let index = memo.length; index < upTo; index += 1) memo.tokens += cache.count(history[index]!);
       memo.length = upTo;
       return memo.tokens;
@@ -106,6 +107,17 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
       tokens: contextTokens(history, state, cache.count, counter, built),
     };
     return memo.tokens;
+  }
+
+  /**
+   * Whether a count of the first `from` messages can go on message by message to `to`: not when
+   * either end has a tool call waiting for its result (see `waitsForResult`) — a count taken then
+   * holds a synthetic result the real one replaces, and a context that ends so gets one no
+   * message holds. Then the context is counted again.
+   */
+  function goesOn(from: number, to: number): boolean {
+    const { history } = conversation;
+    return from === to || (!waitsForResult(history, from) && !waitsForResult(history, to));
   }
 
   /** What the provider counts beside the messages, from an exact pair: our count and its figure of one call. */
@@ -173,7 +185,10 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
       const scale = ratio();
       if (!usage) {
         const known =
-          memo?.epoch === conversation.epoch && memo.version === conversation.version() && memo.length <= length;
+          memo?.epoch === conversation.epoch &&
+          memo.version === conversation.version() &&
+          memo.length <= length &&
+          goesOn(memo.length, length);
         if (!known) {
           const tokens = toContextTokens(counted());
           return () => tokens;
