@@ -5,6 +5,7 @@ import { type CompactionEvent, fileStore, InvalidMessageError, memoryStore } fro
 import { invalidSettingOf } from '@compaction/core/testing';
 import { InMemoryChatMessageHistory } from '@langchain/core/chat_history';
 import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import fc from 'fast-check';
 import { createAgent, fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { answer, pastConversation, validSummary } from './__fixtures__/agent-fixtures.js';
@@ -206,5 +207,19 @@ describe('CompactingChatMessageHistory.addMessages takes LangChain messages', ()
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the history sessionId over generated strings', () => {
+  it('is refused exactly when it has no visible character (core’s rule), and kept as given otherwise', () => {
+    const whitespace = fc.array(fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u2003', '\ufeff'), { maxLength: 6 });
+    fc.assert(
+      fc.property(whitespace, fc.string({ maxLength: 6 }), whitespace, (before, core, after) => {
+        const sessionId = `${before.join('')}${core}${after.join('')}`;
+        if (sessionId.trim() === '') expect(invalidSettingOf(history({ sessionId }))).toBe('sessionId');
+        else expect(history({ sessionId })().sessionId).toBe(sessionId);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

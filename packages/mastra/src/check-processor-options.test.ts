@@ -4,11 +4,13 @@ import type { MastraModelConfig } from '@mastra/core/llm';
 import { InMemoryStore } from '@mastra/core/storage';
 import { Memory } from '@mastra/memory';
 import { MockLanguageModelV4 } from 'ai/test';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { coderAgent, lastUserText, SMALL_WINDOW } from './__fixtures__/agent-fixtures.js';
 import { type ScriptedModel, scriptedModel } from './__fixtures__/scripted-model.js';
 import { CompactionProcessor } from './compaction-processor.js';
 import type { CompactionProcessorOptions } from './compaction-processor-options.js';
+import { compactionContextTools } from './context-tools.js';
 import { withCompaction } from './with-compaction.js';
 
 const processor = (options: unknown) => () => new CompactionProcessor(options as CompactionProcessorOptions);
@@ -212,5 +214,26 @@ describe('a newcomer’s mistakes are refused when made, their valid neighbours 
     });
     expect(config.inputProcessors).toHaveLength(1);
     expect(config.errorProcessors).toEqual(config.inputProcessors);
+  });
+});
+
+describe('the processor and tools sessionId over generated strings', () => {
+  it('is refused exactly when it has no visible character (core’s rule)', () => {
+    const whitespace = fc.array(fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u2003', '\ufeff'), { maxLength: 6 });
+    const compaction = new CompactionProcessor();
+    fc.assert(
+      fc.property(whitespace, fc.string({ maxLength: 6 }), whitespace, (before, core, after) => {
+        const sessionId = `${before.join('')}${core}${after.join('')}`;
+        const blank = sessionId.trim() === '';
+        if (blank) {
+          expect(invalidSettingOf(processor({ sessionId }))).toBe('sessionId');
+          expect(invalidSettingOf(() => compactionContextTools(compaction, { sessionId }))).toBe('sessionId');
+        } else {
+          expect(processor({ sessionId })).not.toThrow();
+          expect(() => compactionContextTools(compaction, { sessionId })).not.toThrow();
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });
