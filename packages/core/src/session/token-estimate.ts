@@ -185,10 +185,7 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
       const scale = ratio();
       if (!usage) {
         const known =
-          memo?.epoch === conversation.epoch &&
-          memo.version === conversation.version() &&
-          memo.length <= length &&
-          goesOn(memo.length, length);
+          memo?.epoch === conversation.epoch && memo.version === conversation.version() && memo.length <= length;
         if (!known) {
           const tokens = toContextTokens(counted());
           return () => tokens;
@@ -197,7 +194,13 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
         const base = memo!.tokens;
         const from = memo!.length;
         const offset = offsetFor(scale);
+        const state = conversation.record.state;
         return () => {
+          if (from !== length && (waitsForResult(history, from) || waitsForResult(history, length))) {
+            // A count that cannot go on message by message (see `goesOn`): this moment's context counted again.
+            const counted = contextTokens(history.slice(0, length), state, cache.count, counter, built);
+            return calibratedTokens(counted, scale, offset);
+          }
           let tokens = base;
           for (let index = from; index < length; index += 1) tokens += cache.count(history[index]!);
           return calibratedTokens(tokens, scale, offset);
