@@ -112,9 +112,11 @@ function messagesOf(error: unknown): string {
   return messages.join(' ← ');
 }
 
-describe('window-dependent settings wait for the window', () => {
-  const settings = { keepRecentTokens: 200_000 };
-
+describe.each([
+  [{ keepRecentTokens: 200_000 }, 'keepRecentTokens'],
+  [{ reserveTokens: 150_000 }, 'reserveTokens'],
+  [{ trigger: 300_000 }, 'trigger'],
+])('window-dependent settings wait for the window: %o', (settings, setting) => {
   it("are not checked against a default window before the agent's model is known (gpt-5: 400K)", async () => {
     expect(getContextWindow('gpt-5')).toBe(400_000);
     const compaction = new CompactionProcessor({ settings });
@@ -130,19 +132,22 @@ describe('window-dependent settings wait for the window', () => {
       () => undefined,
       (thrown: unknown) => thrown,
     );
-    expect(messagesOf(error)).toMatch(/setting "keepRecentTokens": \(200000\) must be smaller than contextWindow/);
+    expect(messagesOf(error)).toContain(`setting "${setting}"`);
   });
 
   it('are checked at once when the window is given, by model id or settings.contextWindow', () => {
-    expect(invalidSettingOf(processor({ model: 'gpt-4o', settings }))).toBe('keepRecentTokens');
-    expect(invalidSettingOf(processor({ settings: { ...settings, contextWindow: 128_000 } }))).toBe('keepRecentTokens');
-    expect(invalidSettingOf(() => withCompaction({ id: 'a' }, { model: 'gpt-4o', settings }))).toBe('keepRecentTokens');
+    expect(invalidSettingOf(processor({ model: 'gpt-4o', settings }))).toBe(setting);
+    expect(invalidSettingOf(processor({ settings: { ...settings, contextWindow: 128_000 } }))).toBe(setting);
+    expect(invalidSettingOf(() => withCompaction({ id: 'a' }, { model: 'gpt-4o', settings }))).toBe(setting);
     expect(processor({ model: 'gpt-5', settings })).not.toThrow();
     expect(processor({ settings: { ...settings, contextWindow: 400_000 } })).not.toThrow();
   });
+});
 
-  it('checks what needs no window at once even without one', () => {
+describe('settings that need no window', () => {
+  it('are checked at once even without one', () => {
     expect(invalidSettingOf(processor({ settings: { keepRecentTokens: -1 } }))).toBe('keepRecentTokens');
+    expect(invalidSettingOf(processor({ settings: { reserveTokens: 1.5 } }))).toBe('reserveTokens');
   });
 });
 
