@@ -140,7 +140,9 @@ describe('a newcomer’s mistakes are refused when made, their valid neighbours 
     expect(
       tools({ settings: { contextWindow: 200_000 }, model: 'gpt-5', snippetChars: 200, maxToolOutputChars: 4000 }),
     ).not.toThrow();
-    expect(tools({ settings: { keepRecentTokens: 200_000 } })).not.toThrow(); // the window is the model's, not 128K
+    // The tools' sessions know no agent model: their window is model's (or 128K), so this is checked now.
+    expect(invalidSettingOf(tools({ settings: { keepRecentTokens: 200_000 } }))).toBe('keepRecentTokens');
+    expect(tools({ settings: { keepRecentTokens: 200_000 }, model: 'gpt-5' })).not.toThrow();
   });
 
   it('requestCompaction refuses a focus that is not a string (core’s rule for a manual compaction)', () => {

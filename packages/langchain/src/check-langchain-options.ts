@@ -112,7 +112,8 @@ const CONTEXT_TOOLS_OPTIONS = {
 /**
  * Checks `compactionContextTools` options when the tools are made: an options object
  * (or nothing) with known keys, and the settings, `model` and `counter` as the middleware
- * checks them (the tool budgets are checked by core's `createContextTools`).
+ * checks them — the settings fully, against `settings.contextWindow` or `model`'s window
+ * (the tools' sessions know no other) — and the tool budgets (core's `createContextTools`).
  * Throws `InvalidSettingsError` naming the option.
  */
 export function checkContextToolsOptions(options: unknown): void {
@@ -121,5 +122,7 @@ export function checkContextToolsOptions(options: unknown): void {
     known: Object.keys(CONTEXT_TOOLS_OPTIONS),
     shape: 'the options you give compactionMiddleware, e.g. { settings: { contextWindow: 200_000 } }',
     modelId: "a chat model goes in the middleware's summarizer",
+    // The tools' sessions know no agent model: their window is `model`'s (or 128K), known now.
+    window: (values) => getContextWindow(typeof values.model === 'string' ? values.model : undefined),
   });
 }
