@@ -1,7 +1,11 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { CompactionError } from '../errors/compaction-error.js';
+import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
+import { describeValue } from '../settings/check-option-keys.js';
+import { checkFolderPath } from './check-folder-path.js';
 import { checkExpectedRevision, checkFrom } from './check-options.js';
+import { checkStoreOptions } from './check-store-options.js';
 import { decodeRecord } from './codec/decode-record.js';
 import { encodeMessages } from './codec/encode-messages.js';
 import { encodeRecord } from './codec/encode-record.js';
@@ -37,6 +41,12 @@ export type FileStoreOptions = {
    */
   lockTimeoutMs?: number;
 };
+
+/** Every option of {@link fileStore}; typed against the options type, so a new one is not refused as unknown. */
+const FILE_STORE_OPTION_KEYS = Object.keys({ onWarning: true, lockTimeoutMs: true } satisfies Record<
+  keyof FileStoreOptions,
+  true
+>);
 
 type KnownLength = FileVersion & { length: number };
 
@@ -76,13 +86,25 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
  * Corrupt or too-new data throws `InvalidStateError` naming the file (and
  * line); a failed write throws {@link StoreError} and changes nothing.
  *
+ * `dir` is checked when the store is made: a non-empty path string of a folder,
+ * or of nothing yet (created, parents included, at the first write). `''`, a
+ * path that is a file or runs through one, an unknown option key or an
+ * `onWarning` that is not a function throw `InvalidSettingsError` at once.
+ *
  * @example
  * const store = fileStore('.sessions', { onWarning: ({ file, message }) => console.warn(file, message) });
  */
-export function fileStore(dir: string, options: FileStoreOptions = {}): SessionStore {
-  const folder = resolve(dir);
-  const warn = options.onWarning ?? (() => {});
-  const lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
+export function fileStore(dir: string, options?: FileStoreOptions): SessionStore {
+  const folder = checkFolderPath(dir);
+  const given = checkStoreOptions(options, FILE_STORE_OPTION_KEYS, 'fileStore');
+  if (given.onWarning !== undefined && typeof given.onWarning !== 'function') {
+    throw new InvalidSettingsError({
+      setting: 'onWarning',
+      problem: `must be a function (warning) => void, got ${describeValue(given.onWarning)}`,
+    });
+  }
+  const warn = given.onWarning ?? (() => {});
+  const lockTimeoutMs = given.lockTimeoutMs ?? 10_000;
   if (!Number.isFinite(lockTimeoutMs) || lockTimeoutMs < 0) {
     throw new StoreError({
       operation: 'loadHistory',

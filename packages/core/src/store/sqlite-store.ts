@@ -1,6 +1,9 @@
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { checkDatabasePath } from './check-database-path.js';
 import { checkExpectedRevision, checkFrom } from './check-options.js';
+import { checkStoreOptions } from './check-store-options.js';
 import { decodeRecord } from './codec/decode-record.js';
 import { encodeMessages } from './codec/encode-messages.js';
 import { encodeRecord } from './codec/encode-record.js';
@@ -42,6 +45,12 @@ export type SqliteStoreOptions = {
    */
   synchronous?: 'full' | 'normal';
 };
+
+/** Every option of {@link sqliteStore}; typed against the options type, so a new one is not refused as unknown. */
+const SQLITE_STORE_OPTION_KEYS = Object.keys({ busyTimeoutMs: true, synchronous: true } satisfies Record<
+  keyof SqliteStoreOptions,
+  true
+>);
 
 /** A {@link SessionStore} on one SQLite file; see {@link sqliteStore}. */
 export type SqliteStore = SessionStore & {
@@ -94,14 +103,19 @@ CREATE TABLE IF NOT EXISTS compaction_records (
  * Needs Node 22.13+ (22.12 with `--experimental-sqlite`); the module is
  * loaded on first use, and a Node without it gets a {@link StoreError} saying so.
  *
- * @param path - The database file (created when missing), or `:memory:`.
+ * The path is checked when the store is made: `''`, a folder, a path through a
+ * file, an existing file that is not an SQLite database (an empty file is a new
+ * one) or an unknown option key throws `InvalidSettingsError` at once.
+ *
+ * @param path - The database file (created when missing, its folder too), or `:memory:`.
  * @example
  * const store = sqliteStore('.compaction/sessions.db');
  * const session = createCompactionSession({ sessionId: 'chat-1', store });
  */
-export function sqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
-  const file = path === ':memory:' ? path : resolve(path);
-  const busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
+export function sqliteStore(path: string, options?: SqliteStoreOptions): SqliteStore {
+  const file = checkDatabasePath(path);
+  const given = checkStoreOptions(options, SQLITE_STORE_OPTION_KEYS, 'sqliteStore');
+  const busyTimeoutMs = given.busyTimeoutMs ?? 10_000;
   if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
     throw new StoreError({
       operation: 'loadHistory',
@@ -109,7 +123,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Sql
       problem: `busyTimeoutMs must be a non-negative integer of milliseconds, got ${String(busyTimeoutMs)}`,
     });
   }
-  const synchronous = options.synchronous ?? 'full';
+  const synchronous = given.synchronous ?? 'full';
   if (synchronous !== 'full' && synchronous !== 'normal') {
     throw new StoreError({
       operation: 'loadHistory',
@@ -126,6 +140,9 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Sql
     if (closed) throw new StoreError({ operation, source, problem: 'the store was closed' });
     opening ??= (async () => {
       const { DatabaseSync } = await loadNodeSqlite(operation, source);
+      // The database's folder is created like fileStore's: when missing, at first use. Synchronous,
+      // as the database calls are: opening yields to nothing a caller's loop of reads could starve.
+      if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
       const db = new DatabaseSync(file);
       // Switching to WAL needs the database to itself, and SQLite answers "database is locked"
       // at once (no busy wait) when processes open a new file together: retry until the timeout.
