@@ -12,6 +12,7 @@ import {
   StoreError,
   type StoreOperation,
 } from '@compaction/core';
+import { checkPostgresOptions } from './check-postgres-options.js';
 import type { PostgresClient, PostgresPool } from './postgres-pool.js';
 
 /** Options of {@link postgresStore}. */
@@ -56,11 +57,17 @@ const PREFIX = /^([a-z_][a-z0-9_]*\.)?[a-z_][a-z0-9_]*$/;
  * a `StoreConflictError` when another server saved first. `clear` keeps the
  * session row (without record), so revisions never repeat.
  *
+ * The options are checked when the store is made: not an object (a connection
+ * string), an unknown key, a `pg.Client` for `pool` or a `createTables` that is
+ * not a boolean throws `InvalidSettingsError`; a `pool` without `query`/`connect`
+ * or a `tablePrefix` that is not a plain identifier throws `StoreError`.
+ *
  * @example
  * import pg from 'pg';
  * const store = postgresStore({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL }) });
  */
 export function postgresStore(options: PostgresStoreOptions): PostgresStore {
+  checkPostgresOptions(options);
   const prefix = options.tablePrefix ?? 'compaction_';
   if (!PREFIX.test(prefix)) {
     throw new StoreError({

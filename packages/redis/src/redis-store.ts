@@ -13,6 +13,7 @@ import {
   StoreError,
   type StoreOperation,
 } from '@compaction/core';
+import { checkRedisOptions } from './check-redis-options.js';
 import type { RedisCommander } from './redis-commander.js';
 import { APPEND_SCRIPT, SAVE_SCRIPT } from './scripts.js';
 
@@ -47,12 +48,18 @@ const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
  * history and record but keeps the revision counter (`…:revision`), so
  * revisions never repeat. An optional TTL lets abandoned sessions expire.
  *
+ * The options are checked when the store is made: not an object (a Redis URL)
+ * or an unknown key throws `InvalidSettingsError`; a `client` without
+ * `sendCommand`, a `keyPrefix` that is not a string or a `ttlSeconds` that is
+ * not whole seconds throws `StoreError`.
+ *
  * @example
  * import { createClient } from 'redis';
  * const client = await createClient({ url: process.env.REDIS_URL }).connect();
  * const store = redisStore({ client, ttlSeconds: 30 * 24 * 3600 });
  */
 export function redisStore(options: RedisStoreOptions): SessionStore {
+  checkRedisOptions(options);
   const prefix = options.keyPrefix ?? 'compaction:';
   const ttl = options.ttlSeconds ?? 0;
   const fail = (problem: string) => {
