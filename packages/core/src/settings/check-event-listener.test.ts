@@ -37,7 +37,7 @@ describe('session.on(listener)', () => {
     const listener = (event: CompactionEvent) => heard.push(event.type);
     expect(invalidSettingOf(onWith(session, 'compaction:end', listener))).toBe('listener');
     expect(onWith(session, 'compaction:end', listener)).toThrow(
-      /on\(listener\) takes one function .*filters by event\.type.*no event-name form.*event\.type === "compaction:end"/,
+      /on\(listener\) takes one function .*filters by event\.type, got the string "compaction:end" and a function; on\(\) has no event-name form.*event\.type === "compaction:end"/,
     );
     // Nothing was subscribed by the refused call: the listener hears nothing.
     await session.compact();

@@ -22,7 +22,10 @@ export function checkEventListener<L extends (event: never) => unknown>(args: re
   const [first, second] = args;
   if (args.length === 1 && typeof first === 'function') return first as L;
   const type = typeof first === 'string' ? first : 'compaction:end';
-  const got = args.length === 0 ? 'no argument' : args.map((arg) => describeValue(arg)).join(' and ');
+  const got =
+    args.length === 0
+      ? 'no argument'
+      : args.map((arg) => (typeof arg === 'function' ? 'a function' : describeValue(arg))).join(' and ');
   const named =
     typeof first === 'string' && typeof second === 'function'
       ? `; ${where}() has no event-name form: the listener hears every event`
