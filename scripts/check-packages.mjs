@@ -54,7 +54,9 @@ try {
     if (!files.includes('package/LICENSE')) {
       // The manifests say MIT: the license text must travel with the code.
       failures += 1;
-      process.stdout.write(`✗ ${manifest.name}: the tarball holds no LICENSE (its manifest says ${manifest.license})\n`);
+      process.stdout.write(
+        `✗ ${manifest.name}: the tarball holds no LICENSE (its manifest says ${manifest.license})\n`,
+      );
     }
     packed.push({ name: manifest.name, dir, tarball, manifest: readPackedManifest(tarball) });
   }
