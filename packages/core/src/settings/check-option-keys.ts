@@ -64,13 +64,21 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** A short description of a value's type for messages: `string "lots"`, `NaN`, `object`. */
+/**
+ * A short description of a value's type for messages: `the string "lots"`, `NaN`,
+ * `a Buffer of 12 bytes`, `an object with keys a, b` (the first 8 keys of a larger one).
+ */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string')
     return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : String(value);
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return `an object with keys ${Object.keys(value).join(', ') || '(none)'}`;
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of ${value.byteLength} bytes`;
+  if (typeof value === 'object') {
+    const keys = Object.keys(value);
+    const shown = keys.length > 8 ? `${keys.slice(0, 8).join(', ')}, … (${keys.length} keys)` : keys.join(', ');
+    return `an object with keys ${shown || '(none)'}`;
+  }
   return typeof value;
 }

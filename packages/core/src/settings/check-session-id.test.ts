@@ -27,6 +27,12 @@ describe('checkSessionId', () => {
     expect(() => checkSessionId(undefined)).toThrow(/is required/);
   });
 
+  it('describes a Buffer or a large object shortly, not byte by byte', () => {
+    expect(() => checkSessionId(Buffer.from('chat-1'))).toThrow(/got a Buffer of 6 bytes$/);
+    const wide = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`k${index}`, index]));
+    expect(() => checkSessionId(wide)).toThrow(/got an object with keys k0, .*k7, … \(50 keys\)$/);
+  });
+
   it('names the caller’s setting and words', () => {
     expect(invalidSettingOf(() => checkSessionId(' ', { setting: 'chatId' }))).toBe('chatId');
     expect(() => checkSessionId('', { what: 'the thread id' })).toThrow(/\(the thread id\)/);

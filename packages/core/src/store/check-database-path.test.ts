@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,15 @@ describe('sqliteStore(path) checks the file when the store is made', () => {
   it('refuses a folder, saying to pass a file in it', () => {
     expect(invalidSettingOf(make(dir))).toBe('path');
     expect(make(dir)).toThrow(/is a folder; sqliteStore takes the database file, e\.g\. sqliteStore\(join\(folder/);
+  });
+
+  it('refuses a device or a FIFO (SQLite could block on one), and a path with a NUL character', () => {
+    expect(invalidSettingOf(make('/dev/null'))).toBe('path');
+    expect(make('/dev/null')).toThrow(/not a regular file/);
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(invalidSettingOf(make(fifo))).toBe('path');
+    expect(invalidSettingOf(make(`${dir}/a\0b.db`))).toBe('path');
   });
 
   it('refuses a path through a file', async () => {

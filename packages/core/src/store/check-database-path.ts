@@ -30,8 +30,8 @@ function readsAsSqlite(file: string): boolean {
  * it resolved (`:memory:` as it is): a non-empty path string
  * ({@link checkPathString}) that is missing (created at first use, its folder
  * too), an empty file (a new database), or a file that starts with SQLite's
- * 16-byte header. A folder, a path through a file, or an existing file that is
- * not an SQLite database throws {@link InvalidSettingsError} (setting `path`) at
+ * 16-byte header. A folder, a device, FIFO or socket, a path through a file, or
+ * an existing file that is not an SQLite database throws {@link InvalidSettingsError} (setting `path`) at
  * once, instead of a `StoreError` ("file is not a database") at the first load.
  * A file whose header does not read as SQLite but has a `-wal` or `-journal`
  * file beside it is left to SQLite, which may recover it at open.
@@ -55,8 +55,13 @@ export function checkDatabasePath(path: unknown): string {
       `${file} is a folder; sqliteStore takes the database file, e.g. sqliteStore(join(folder, 'sessions.db')) (created when missing), or use fileStore(folder) for files in a folder`,
     );
   }
+  if (!status.isFile()) {
+    fail(
+      `${file} exists and is not a regular file (a device, FIFO or socket); pass the path of a database file (created when missing)`,
+    );
+  }
   const hasJournal = () => existsSync(`${file}-wal`) || existsSync(`${file}-journal`);
-  if (status.isFile() && status.size > 0 && !readsAsSqlite(file) && !hasJournal()) {
+  if (status.size > 0 && !readsAsSqlite(file) && !hasJournal()) {
     fail(
       `${file} exists and is not an SQLite database (it does not start with "SQLite format 3"); pass a new file name (created at first use) or an SQLite database file`,
     );

@@ -35,6 +35,17 @@ describe('fileStore(dir) checks the folder when the store is made', () => {
     expect(readdirSync(process.cwd()).sort()).toEqual(cwdBefore);
   });
 
+  it('refuses a path with a NUL character, and a Buffer, saying what it got', () => {
+    expect(invalidSettingOf(make(`${dir}/a\0b`))).toBe('dir');
+    expect(make(`${dir}/a\0b`)).toThrow(/without NUL characters/);
+    expect(invalidSettingOf(make(Buffer.from(dir)))).toBe('dir');
+    expect(make(Buffer.from('/tmp/x'))).toThrow(/got a Buffer of 6 bytes/);
+  });
+
+  it('refuses a device as the folder (/dev/null)', () => {
+    expect(invalidSettingOf(make('/dev/null'))).toBe('dir');
+  });
+
   it('refuses a file URL, telling to convert it', () => {
     expect(invalidSettingOf(make(pathToFileURL(dir)))).toBe('dir');
     expect(make(pathToFileURL(dir))).toThrow(/fileURLToPath/);
