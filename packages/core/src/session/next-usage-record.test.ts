@@ -46,6 +46,36 @@ describe('checkUsage', () => {
     expect((error as Error).message).toMatch(shown);
   });
 
+  it.each([
+    ['input_tokens', 'inputTokens'],
+    ['prompt_tokens', 'inputTokens'],
+    ['promptTokens', 'inputTokens'],
+    ['output_tokens', 'outputTokens'],
+    ['completion_tokens', 'outputTokens'],
+    ['completionTokens', 'outputTokens'],
+  ])("a figure under another API's name (%s) in a report without ours is refused, naming ours", (foreign, ours) => {
+    const error = (() => {
+      try {
+        checkUsage({ [foreign]: 1_200 });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(InvalidUsageError.isInstance(error)).toBe(true);
+    expect((error as InvalidUsageError).field).toBe(foreign);
+    expect((error as Error).message).toContain(`{ ${ours}: 1200 }`);
+  });
+
+  it('keeps a report that gives our names beside others (the AI SDK usage object, a provider payload spread in)', () => {
+    const aiSdkUsage = { inputTokens: 1_200, outputTokens: 30, totalTokens: 1_230, reasoningTokens: 0 };
+    expect(checkUsage(aiSdkUsage)).toBe(aiSdkUsage);
+    expect(checkUsage({ inputTokens: 900, input_tokens: 900, output_tokens: 4 })).toEqual({
+      inputTokens: 900,
+      input_tokens: 900,
+      output_tokens: 4,
+    });
+  });
+
   it('a report that is not an object is refused', () => {
     expect(() => checkUsage(5000)).toThrow(/must be an object/);
     expect(() => checkUsage(null)).toThrow(/must be an object/);

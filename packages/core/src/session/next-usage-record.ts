@@ -21,8 +21,26 @@ export type PreparedCall = {
 };
 
 /**
+ * The spellings other APIs give the two figures (OpenAI, Anthropic, LangChain's
+ * `usage_metadata`, the AI SDK before v5): a report that holds one of them and not our
+ * name would otherwise be read as "no figure" and the provider's count silently lost.
+ */
+const FOREIGN_USAGE_KEYS: Record<string, 'inputTokens' | 'outputTokens'> = {
+  input_tokens: 'inputTokens',
+  prompt_tokens: 'inputTokens',
+  promptTokens: 'inputTokens',
+  output_tokens: 'outputTokens',
+  completion_tokens: 'outputTokens',
+  completionTokens: 'outputTokens',
+};
+
+/**
  * Validates a usage report at the boundary: every token figure present must be a
- * finite number >= 0 (not a string, `NaN` or `Infinity`).
+ * finite number >= 0 (not a string, `NaN` or `Infinity`), and a figure given under
+ * another API's name (`input_tokens`, `prompt_tokens`, `promptTokens`, and their output
+ * twins) in a report that has neither of ours is refused rather than read as absent.
+ * Other keys pass (the AI SDK's `result.usage`, with `totalTokens` and the like, or a
+ * provider's payload spread beside our names, is a valid report).
  *
  * @throws {InvalidUsageError} naming the field and the value.
  */
@@ -31,6 +49,15 @@ export function checkUsage(usage: unknown): MessageUsage {
     throw new InvalidUsageError({
       field: '(report)',
       problem: `must be an object like { inputTokens: 1200 }, got ${describe(usage)}`,
+    });
+  }
+  const report = usage as Record<string, unknown>;
+  const foreign = report.inputTokens === undefined && report.outputTokens === undefined;
+  for (const [key, ours] of foreign ? Object.entries(FOREIGN_USAGE_KEYS) : []) {
+    if (!(key in report)) continue;
+    throw new InvalidUsageError({
+      field: key,
+      problem: `is another API's name for ${ours}: pass { ${ours}: ${describe(report[key])} } (core reads inputTokens and outputTokens only)`,
     });
   }
   for (const field of ['inputTokens', 'outputTokens'] as const) {
