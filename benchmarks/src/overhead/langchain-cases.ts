@@ -230,7 +230,7 @@ export const langchainCases: BenchCase[] = [
     framework: 'langchain',
     kind: 'ours',
     scenario: 'per-call',
-    cost: 'medium', // enough calls at 10,000 messages for a stable median
+    cost: 'fast', // tens of µs a call: 200 calls at 2,004 and 10,002 (40 read a Mastra step at 0.022–0.082 ms at 2,004)
     note: 'the middleware hook with one new message in the state; the handler (the model) returns at once',
     async run(input) {
       const call = agentMiddleware(NO_COMPACTION);
@@ -259,7 +259,7 @@ export const langchainCases: BenchCase[] = [
     framework: 'langchain',
     kind: 'ours',
     scenario: 'per-call',
-    cost: 'medium', // enough calls at 10,000 messages for a stable median
+    cost: 'fast', // tens of µs a call: 200 calls at 2,004 and 10,002 (40 read a Mastra step at 0.022–0.082 ms at 2,004)
     note: '`getMessages()` after one new message was added to the wrapped in-memory history',
     async run(input) {
       // New messages of its own: the middleware case ran first in this process and counted the plain ones.

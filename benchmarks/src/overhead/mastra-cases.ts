@@ -192,7 +192,7 @@ export const mastraCases: BenchCase[] = [
     framework: 'mastra',
     kind: 'ours',
     scenario: 'per-call',
-    cost: 'medium',
+    cost: 'fast', // tens of µs a call: 200 calls at 2,004 and 10,002 (40 read a Mastra step at 0.022–0.082 ms at 2,004)
     note: '`processInputStep` + `processLLMRequest` as the Agent runs them before each model call of a run, one new message each',
     async run(input) {
       const run = await growingRun(input, NO_COMPACTION, undefined, 'memory', this.id);
@@ -216,7 +216,7 @@ export const mastraCases: BenchCase[] = [
     kind: 'ours',
     scenario: 'per-call',
     // Cheap per call; 15 calls after 2 warm-ups read 0.20–0.42 ms at 2,004 messages from run to run.
-    cost: 'medium',
+    cost: 'fast', // tens of µs a call: 200 calls at 2,004 and 10,002 (40 read a Mastra step at 0.022–0.082 ms at 2,004)
     note: '`processInput` + `processInputStep` + `processLLMRequest` for a new `generate()` call on the same thread (a new run state)',
     async run(input) {
       const run = await growingRun(input, NO_COMPACTION, undefined, 'memory', this.id);
