@@ -54,7 +54,7 @@ export function checkUsage(usage: unknown): MessageUsage {
   const report = usage as Record<string, unknown>;
   const foreign = report.inputTokens === undefined && report.outputTokens === undefined;
   for (const [key, ours] of foreign ? Object.entries(FOREIGN_USAGE_KEYS) : []) {
-    if (!(key in report)) continue;
+    if (report[key] === undefined) continue;
     throw new InvalidUsageError({
       field: key,
       problem: `is another API's name for ${ours}: pass { ${ours}: ${describe(report[key])} } (core reads inputTokens and outputTokens only)`,

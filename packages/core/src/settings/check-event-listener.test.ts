@@ -44,9 +44,9 @@ describe('session.on(listener)', () => {
     expect(heard).toEqual([]);
   });
 
-  it('refuses a listener that is not a function, no argument, and a second argument', async () => {
+  it('refuses a listener that is not a function, and no argument', async () => {
     const session = await sessionWithHistory();
-    for (const args of [[], ['log'], [42], [null], [{ handleEvent() {} }], [() => {}, { once: true }]]) {
+    for (const args of [[], ['log'], [42], [null], [{ handleEvent() {} }], [undefined, () => {}]]) {
       expect(invalidSettingOf(onWith(session, ...args))).toBe('listener');
     }
     expect(onWith(session)).toThrow(/got no argument/);
@@ -66,7 +66,7 @@ describe('session.on(listener)', () => {
     expect(heard).toEqual(['compaction:end']);
   });
 
-  it('property: any arguments but one function are refused with InvalidSettingsError', () => {
+  it('property: arguments that do not start with a function are refused with InvalidSettingsError; a function first is the listener, whatever follows', () => {
     const anything = fc.oneof(
       fc.string(),
       fc.integer(),
@@ -77,13 +77,14 @@ describe('session.on(listener)', () => {
     );
     fc.assert(
       fc.property(fc.array(anything, { maxLength: 3 }), (args) => {
-        fc.pre(!(args.length === 1 && typeof args[0] === 'function'));
+        fc.pre(typeof args[0] !== 'function');
         expect(invalidSettingOf(() => checkEventListener(args))).toBe('listener');
       }),
     );
     fc.assert(
-      fc.property(fc.func(fc.anything()), (listener) => {
-        expect(checkEventListener([listener])).toBe(listener);
+      // TypeScript lets `listeners.forEach(session.on)` through (extra arguments are ignored), so they are here too.
+      fc.property(fc.func(fc.anything()), fc.array(anything, { maxLength: 2 }), (listener, rest) => {
+        expect(checkEventListener([listener, ...rest])).toBe(listener);
       }),
     );
   });

@@ -2,10 +2,11 @@ import { InvalidSettingsError } from '../errors/invalid-settings-error.js';
 import { describeValue } from './check-option-keys.js';
 
 /**
- * Checks the arguments of a session's `on(listener)`: exactly one function
- * `(event) => void`, which hears every event and filters by `event.type`. The
- * EventEmitter habit `on('compaction:end', fn)`, a second argument, or a
- * listener that is not a function throws {@link InvalidSettingsError} (setting
+ * Checks the arguments of a session's `on(listener)`: a function `(event) =>
+ * void` first, which hears every event and filters by `event.type` (arguments
+ * after it are ignored, as `[fn].forEach(session.on)` passes an index and the
+ * array). The EventEmitter habit `on('compaction:end', fn)`, or a first argument
+ * that is not a function, throws {@link InvalidSettingsError} (setting
  * `listener`) at the call, with the filtered form to write instead; otherwise
  * such a listener would be kept and never called.
  *
@@ -20,7 +21,8 @@ import { describeValue } from './check-option-keys.js';
  */
 export function checkEventListener<L extends (event: never) => unknown>(args: readonly unknown[], where = 'on'): L {
   const [first, second] = args;
-  if (args.length === 1 && typeof first === 'function') return first as L;
+  // A listener first is a subscription, whatever follows (`[fn].forEach(session.on)` passes an index and the array).
+  if (typeof first === 'function') return first as L;
   const type = typeof first === 'string' ? first : 'compaction:end';
   const got =
     args.length === 0
