@@ -29,23 +29,26 @@ const history = (options: unknown) => () =>
     ...(options as object),
   } as CompactingChatMessageHistoryOptions);
 
+/** Middleware options refused, with the setting named; the context tools, given them, refuse them alike. */
+const MIDDLEWARE_REFUSED: [Record<string, unknown>, string][] = [
+  [{ settings: { trigger: -1 } }, 'trigger'],
+  [{ settings: { trigger: 80 } }, 'trigger'],
+  [{ settings: { trigger: 1.5 } }, 'trigger'],
+  [{ trigger: { tokens: 100_000 } }, 'trigger'],
+  [{ keep: { messages: 20 } }, 'keep'],
+  [{ settings: { trigger: { tokens: 100_000 } } }, 'trigger'],
+  [{ settings: { keep: { messages: 20 } } }, 'keep'],
+  [{ maxTokensBeforeSummary: 4000 }, 'maxTokensBeforeSummary'],
+  [{ summarizer: 42 }, 'summarizer'],
+  [{ summarizer: { generate() {} } }, 'summarizer'],
+  [{ mode: 'rewrite' }, 'mode'],
+  [{ model: fakeModel() }, 'model'],
+  [{ onEvent: true }, 'onEvent'],
+  [{ reserveTokens: 2000 }, 'reserveTokens'],
+];
+
 describe('compactionMiddleware checks its options when it is made', () => {
-  it.each([
-    [{ settings: { trigger: -1 } }, 'trigger'],
-    [{ settings: { trigger: 80 } }, 'trigger'],
-    [{ settings: { trigger: 1.5 } }, 'trigger'],
-    [{ trigger: { tokens: 100_000 } }, 'trigger'],
-    [{ keep: { messages: 20 } }, 'keep'],
-    [{ settings: { trigger: { tokens: 100_000 } } }, 'trigger'],
-    [{ settings: { keep: { messages: 20 } } }, 'keep'],
-    [{ maxTokensBeforeSummary: 4000 }, 'maxTokensBeforeSummary'],
-    [{ summarizer: 42 }, 'summarizer'],
-    [{ summarizer: { generate() {} } }, 'summarizer'],
-    [{ mode: 'rewrite' }, 'mode'],
-    [{ model: fakeModel() }, 'model'],
-    [{ onEvent: true }, 'onEvent'],
-    [{ reserveTokens: 2000 }, 'reserveTokens'],
-  ])('%o → InvalidSettingsError naming %s', (options, setting) => {
+  it.each(MIDDLEWARE_REFUSED)('%o → InvalidSettingsError naming %s', (options, setting) => {
     expect(invalidSettingOf(middleware(options))).toBe(setting);
   });
 
@@ -145,10 +148,43 @@ describe('a newcomer’s mistakes are refused when made, their valid neighbours 
     expect(tools({ settings: { keepRecentTokens: 200_000 }, model: 'gpt-5' })).not.toThrow();
   });
 
+  it.each(MIDDLEWARE_REFUSED)(
+    'compactionContextTools refuses the middleware option %o as the middleware does, naming %s',
+    (options, setting) => {
+      expect(invalidSettingOf(() => compactionContextTools(options as CompactionContextToolsOptions))).toBe(setting);
+    },
+  );
+
+  it('compactionContextTools takes the middleware options (one object for both) and still refuses the wrong ones', () => {
+    const tools = (options: unknown) => () => compactionContextTools(options as CompactionContextToolsOptions);
+    const shared = {
+      settings: { contextWindow: 200_000 },
+      model: 'gpt-5',
+      summarizer: 'openai:gpt-5-mini',
+      mode: 'replace',
+      name: 'compaction-main',
+      onEvent: () => {},
+      counter: { name: 'chars', countText: (text: string) => text.length },
+    };
+    expect(middleware(shared)).not.toThrow();
+    expect(tools(shared)).not.toThrow();
+    expect(tools({ ...shared, summarizer: 'structured', mode: 'context', snippetChars: 100 })).not.toThrow();
+    expect(tools({ summarizer: fakeModel() })).not.toThrow();
+    expect(invalidSettingOf(tools({ mdoe: 'replace' }))).toBe('mdoe');
+    expect(tools({ mdoe: 'replace' })).toThrow(/did you mean "mode"\?/);
+    expect(invalidSettingOf(tools({ name: '   ' }))).toBe('name');
+    expect(invalidSettingOf(tools({ name: 42 }))).toBe('name');
+    expect(invalidSettingOf(tools({ summarizer: 'nosuchprovider:model' }))).toBe('summarizer');
+    expect(invalidSettingOf(tools({ summaryPrompt: 'x' }))).toBe('summaryPrompt');
+  });
+
   it('requestCompaction refuses a focus that is not a string (core’s rule for a manual compaction)', () => {
     expect(invalidSettingOf(() => requestCompaction(42 as unknown as string))).toBe('instructions');
     expect(invalidSettingOf(() => requestCompaction({ instructions: 'x' } as unknown as string))).toBe('instructions');
     expect(requestCompaction()).toEqual({ compactionRequest: {} });
+    // null is no focus (a strict tool schema's nullable field); an object holding null is still no string.
+    expect(requestCompaction(null)).toEqual({ compactionRequest: {} });
+    expect(invalidSettingOf(() => requestCompaction({ instructions: null } as unknown as string))).toBe('instructions');
     expect(requestCompaction('keep the API decisions')).toEqual({
       compactionRequest: { instructions: 'keep the API decisions' },
     });

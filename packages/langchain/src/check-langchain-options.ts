@@ -69,9 +69,13 @@ export function checkCompactionMiddlewareOptions(options: unknown): void {
     known: Object.keys(MIDDLEWARE_OPTIONS),
     strings: { name: 'unique within an agent' },
   });
-  if (!given) return;
-  if (given.mode !== undefined && given.mode !== 'context' && given.mode !== 'replace') {
-    fail('mode', `must be 'context' or 'replace', got ${describeValue(given.mode)}`);
+  if (given) checkMode(given.mode);
+}
+
+/** `mode`, when given, is `'context'` or `'replace'`. */
+function checkMode(mode: unknown): void {
+  if (mode !== undefined && mode !== 'context' && mode !== 'replace') {
+    fail('mode', `must be 'context' or 'replace', got ${describeValue(mode)}`);
   }
 }
 
@@ -100,29 +104,34 @@ export function checkChatHistoryOptions(options: unknown): void {
   checkSessionId(given?.sessionId, { what: 'your chat id' }); // core's rule: '' and '   ' are refused alike
 }
 
-/** Every option of `compactionContextTools`. */
+/**
+ * Every option of `compactionContextTools`: the middleware's (the README gives both one
+ * options object; `summarizer`, `mode`, `name` and `onEvent` are checked, then unused) and the tool budgets.
+ */
 const CONTEXT_TOOLS_OPTIONS = {
-  settings: true,
-  model: true,
-  counter: true,
+  ...MIDDLEWARE_OPTIONS,
   maxToolOutputChars: true,
   snippetChars: true,
 } satisfies Record<keyof CompactionContextToolsOptions, true>;
 
 /**
  * Checks `compactionContextTools` options when the tools are made: an options object
- * (or nothing) with known keys, and the settings, `model` and `counter` as the middleware
- * checks them — the settings fully, against `settings.contextWindow` or `model`'s window
- * (the tools' sessions know no other) — and the tool budgets (core's `createContextTools`).
+ * (or nothing) with known keys — the middleware's keys are known, so one options object
+ * serves both —, and every middleware option as the middleware checks it — the settings
+ * fully, against `settings.contextWindow` or `model`'s window (the tools' sessions know
+ * no other) — and the tool budgets (core's `createContextTools`).
  * Throws `InvalidSettingsError` naming the option.
  */
 export function checkContextToolsOptions(options: unknown): void {
-  checkAdapterOptions(options, {
+  const given = checkAdapterOptions(options, {
+    ...SHARED,
     where: 'compactionContextTools',
     known: Object.keys(CONTEXT_TOOLS_OPTIONS),
     shape: 'the options you give compactionMiddleware, e.g. { settings: { contextWindow: 200_000 } }',
     modelId: "a chat model goes in the middleware's summarizer",
+    strings: { name: 'unique within an agent' },
     // The tools' sessions know no agent model: their window is `model`'s (or 128K), known now.
     window: (values) => getContextWindow(typeof values.model === 'string' ? values.model : undefined),
   });
+  if (given) checkMode(given.mode);
 }

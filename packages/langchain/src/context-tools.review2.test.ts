@@ -50,7 +50,7 @@ describe('checkChatModelId on ids with versions, colons and deployments (sound)'
   );
 });
 
-describe.skip('defect: compactionContextTools refuses the middleware options the README tells to give it', () => {
+describe('compactionContextTools takes the middleware options the README tells to give it (R2 defect 1, fixed)', () => {
   // README ("Context tools for the model") and the JSDoc: "Give the tools the options you give the
   // middleware, so their figures agree". Before session 9 the tools read settings/model/counter and
   // ignored the rest; now every middleware-only key (summarizer, mode, name, onEvent) is "unknown".
@@ -78,7 +78,7 @@ describe('compactionContextTools with only the keys both take (sound)', () => {
   });
 });
 
-describe.skip('defect: requestCompaction(null) is refused (it asked for a compaction without a focus before)', () => {
+describe('requestCompaction(null) asks for a compaction without a focus, as before session 9 (R2 defect 5, fixed)', () => {
   // A tool of the user's own whose schema is OpenAI-strict (`focus: z.string().nullable()`: strict
   // tool schemas make optional fields nullable) hands the model's `focus: null` on. Before session 9
   // `instructions ? { instructions } : {}` made that a request without a focus; now core's

@@ -15,9 +15,12 @@ import type { CompactionMiddlewareOptions } from './compaction-middleware.js';
 import { COMPACTION_STATE_KEY, requestCompaction } from './request-compaction.js';
 import { toCoreMessages } from './to-core-messages.js';
 
-/** Options of {@link compactionContextTools}: the middleware's own options, plus the tools' budgets. */
-export type CompactionContextToolsOptions = Pick<CompactionMiddlewareOptions, 'settings' | 'model' | 'counter'> &
-  ContextToolsOptions;
+/**
+ * Options of {@link compactionContextTools}: the middleware's own options, plus the tools' budgets.
+ * The tools read `settings`, `model` and `counter`; `summarizer`, `mode`, `name` and `onEvent`
+ * are checked as the middleware checks them, then unused (one options object serves both).
+ */
+export type CompactionContextToolsOptions = CompactionMiddlewareOptions & ContextToolsOptions;
 
 /** What a context tool reads from the agent state. */
 type AgentState = { messages?: BaseMessage[]; [COMPACTION_STATE_KEY]?: SessionRecord };
@@ -43,7 +46,11 @@ type AgentState = { messages?: BaseMessage[]; [COMPACTION_STATE_KEY]?: SessionRe
  */
 export function compactionContextTools(options: CompactionContextToolsOptions = {}): DynamicStructuredTool[] {
   checkContextToolsOptions(options); // throws InvalidSettingsError now, not at the first tool call
-  const { settings, model, counter, ...toolOptions } = options;
+  const { settings, model, counter, maxToolOutputChars, snippetChars } = options; // the middleware's other keys: unused
+  const toolOptions: ContextToolsOptions = {
+    ...(maxToolOutputChars !== undefined ? { maxToolOutputChars } : {}),
+    ...(snippetChars !== undefined ? { snippetChars } : {}),
+  };
 
   /** A session over this call's agent state: its messages and its compaction record. Nothing is saved. */
   const viewOf = async (state: AgentState, threadId: string): Promise<CompactionSession> => {

@@ -15,8 +15,9 @@ export type CompactionRequest = {
 /**
  * A state update that asks `compactionMiddleware` to compact before the next
  * model call, whatever the token count (`/compact [focus]`). Apply it however
- * the agent state is updated. `instructions` that is not a string is an
- * `InvalidSettingsError` at this call:
+ * the agent state is updated. `null` is no focus, as `undefined` is (OpenAI strict
+ * tool schemas make an optional `focus` nullable, so a tool may pass the model's `null` on);
+ * `instructions` that is anything else but a string is an `InvalidSettingsError` at this call:
  *
  * @example
  * ```ts
@@ -28,7 +29,8 @@ export type CompactionRequest = {
  * return new Command({ update: { ...requestCompaction(), messages: [toolMessage] } });
  * ```
  */
-export function requestCompaction(instructions?: string): { [COMPACTION_REQUEST_KEY]: CompactionRequest } {
-  checkCompactOptions({ instructions }); // core's rule for a manual compaction's focus
-  return { [COMPACTION_REQUEST_KEY]: instructions ? { instructions } : {} };
+export function requestCompaction(instructions?: string | null): { [COMPACTION_REQUEST_KEY]: CompactionRequest } {
+  const focus = instructions ?? undefined; // null: no focus, as before core's check was added
+  checkCompactOptions({ instructions: focus }); // core's rule for a manual compaction's focus
+  return { [COMPACTION_REQUEST_KEY]: focus ? { instructions: focus } : {} };
 }
