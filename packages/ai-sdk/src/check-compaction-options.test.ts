@@ -170,12 +170,16 @@ describe('window-dependent settings when the model is known at construction', ()
       invalidSettingOf(() => compactionChat({ model: providerModel(), settings: { keepRecentTokens: 500_000 } })),
     ).toBe('keepRecentTokens');
     expect(() => compactionChat({ model: providerModel(), settings: { keepRecentTokens: 500_000 } })).toThrow(/383616/);
-    // An id the table does not know gets core's default window (128,000), as its sessions would.
-    expect(
-      invalidSettingOf(() =>
-        compactionChat({ model: providerModel('my-model'), settings: { keepRecentTokens: 200_000 } }),
-      ),
-    ).toBe('keepRecentTokens');
+  });
+
+  it('an id the table does not know: its window may still be registered, so the first call checks it (core’s default, 128,000), before anything is sent', async () => {
+    // Was refused when made (against the 128K guess); a window registered after it was then refused too (R2).
+    const mock = providerModel('my-model');
+    const chat = compactionChat({ model: mock, settings: { keepRecentTokens: 200_000 } });
+    const error = await generateText({ model: chat.model, prompt: 'hello' }).catch((caught: unknown) => caught);
+    expect(InvalidSettingsError.isInstance(error)).toBe(true);
+    expect((error as InvalidSettingsError).setting).toBe('keepRecentTokens');
+    expect(mock.doGenerateCalls).toHaveLength(0);
   });
 
   it('the valid neighbours are accepted: under the window, or a window given', () => {

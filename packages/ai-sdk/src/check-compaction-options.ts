@@ -1,5 +1,6 @@
-import { describeValue, getContextWindow, InvalidSettingsError, type PeerOptionHint } from '@compaction/core';
+import { describeValue, InvalidSettingsError, type PeerOptionHint } from '@compaction/core';
 import { checkAdapterOptions } from '@compaction/core/internal';
+import { certainWindow } from './certain-window.js';
 import type { CompactionPrepareStepOptions } from './compaction-options.js';
 import { aiSdkSummarizerResolver, isAiSdkModel } from './resolve-summarizer.js';
 
@@ -29,8 +30,9 @@ export type CompactionOptionsOwner = 'compactionMiddleware' | 'compactionPrepare
  * known keys (LangChain's `trigger`/`keep` and the settings given at the top
  * level are told where they go), the settings (fully against the window when
  * `settings.contextWindow` is set, or for `compactionChat` the window of its model's
- * id; the middleware and prepareStep learn their model at the call, where the rest is
- * checked), the summarizer (core's shared resolver: an AI SDK model is accepted and
+ * id when that id's window is known — built in or registered; an unknown id's window may
+ * be registered before the first call, which checks it; the middleware and prepareStep
+ * learn their model at the call, where the rest is checked), the summarizer (core's shared resolver: an AI SDK model is accepted and
  * wrapped), `summaryModel` a model object, the store, counter and callbacks. A `model`
  * given to the middleware or prepareStep (whose model is the one they wrap or the
  * step's) is told where it goes, and `compactionPrepareStep` itself passed as
@@ -63,8 +65,10 @@ export function checkCompactionOptions(options: unknown, where: CompactionOption
           ],
     hints: HINTS,
     summarizer: aiSdkSummarizerResolver,
-    // The chat's model is known now: its id gives the window the sessions will use.
-    window: (values) => (isAiSdkModel(values.model) ? getContextWindow(values.model.modelId) : undefined),
+    // The chat's model is known now: its id gives the window the sessions will use — when that window
+    // is certain (built in or registered already); an unknown id's window may still be registered
+    // before the first call, where the sessions read it, so the check waits for that call.
+    window: (values) => (isAiSdkModel(values.model) ? certainWindow(values.model.modelId) : undefined),
     callbacks: ['onEvent', 'onCompaction'],
     strings: { sessionId: 'your chat id' },
   });

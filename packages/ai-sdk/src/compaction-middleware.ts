@@ -1,14 +1,9 @@
-import {
-  type CompactionEvent,
-  type CompactionSession,
-  getContextWindow,
-  InvalidSettingsError,
-  resolveSettings,
-} from '@compaction/core';
+import { type CompactionEvent, type CompactionSession, InvalidSettingsError, resolveSettings } from '@compaction/core';
 import { retryOnOverflow, shouldRetryOnOverflow } from '@compaction/core/internal';
 import type { LanguageModelMiddleware } from 'ai';
 import type { CallOptions, GenerateResult, ProviderPrompt, StreamPart, StreamResult } from './ai-sdk-types.js';
 import type { AiSdkModel } from './as-language-model.js';
+import { certainWindow } from './certain-window.js';
 import { checkCompactionOptions } from './check-compaction-options.js';
 import { checkProviderOptions } from './check-provider-options.js';
 import { compactionMetadata } from './compaction-metadata.js';
@@ -68,15 +63,16 @@ type Call = {
  *
  * A conversation is keyed by `providerOptions.compaction.sessionId` when given
  * (checked at each call: `compaction` an object whose only key is `sessionId`, a
- * string with a visible character; anything else is an `InvalidSettingsError`),
+ * string with a visible character, or `undefined` for none; anything else is an `InvalidSettingsError`),
  * else by the content id of its opening exchange (first message and reply), so the re-sent
  * history of the next request finds the same state; its session and its last
  * conversion are one entry of the process's conversation budget. A call that compacted
  * carries `providerMetadata.compaction` ({@link CompactionMetadata}).
  *
  * Options are checked when it is made; settings that depend on the window (without
- * `settings.contextWindow`) when `wrapLanguageModel` wraps a model with it (the window of
- * the model's id), else at the first call — before anything is sent.
+ * `settings.contextWindow`) when `wrapLanguageModel` wraps a model whose id's window is known
+ * (built in or registered with `registerContextWindows`), else at the first call — before
+ * anything is sent (a window registered after the wrap is the one checked).
  *
  * @example
  * ```ts
@@ -119,10 +115,13 @@ export function checkedCompactionMiddleware(options: CompactionMiddlewareOptions
     session: (sessionId, model) => sessions.get(sessionId, model),
 
     // `wrapLanguageModel` asks this when it wraps (unless given a `modelId`): the first moment the
-    // model, hence its window, is known. Window-dependent settings are checked there, at once, as
-    // the model's sessions will resolve them; the id is returned unchanged.
+    // model is known. Window-dependent settings are checked there, at once, as the model's sessions
+    // will resolve them — when the window is certain now (`settings.contextWindow`, or an id built in
+    // or registered); an unknown id's window may be registered before the first call, which checks
+    // it. The id is returned unchanged.
     overrideModelId({ model }) {
-      resolveSettings(options.settings, getContextWindow(model.modelId));
+      const window = options.settings?.contextWindow ?? certainWindow(model.modelId);
+      if (window !== undefined) resolveSettings(options.settings, window);
       return model.modelId;
     },
 

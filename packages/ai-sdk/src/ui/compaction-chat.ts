@@ -77,7 +77,8 @@ export type CompactionChunkWriter = Pick<UIMessageStreamWriter<CompactionUIMessa
  *
  * @throws InvalidSettingsError when `model` is missing or a string id, or a setting is invalid
  *   (window-dependent settings are checked against `settings.contextWindow`, else the window of
- *   the model's id, as its sessions will use it).
+ *   the model's id when it is known — built in or registered; an unknown id's window may be
+ *   registered before the first call, which checks it, before anything is sent).
  * @example
  * ```ts
  * const chat = compactionChat({ model: openai('gpt-5'), store: fileStore('.sessions') });
@@ -91,7 +92,7 @@ export function compactionChat(options: CompactionChatOptions): CompactionChat {
       problem: 'expected a model object (e.g. openai("gpt-5")); a string id cannot be wrapped with the middleware',
     });
   }
-  checkCompactionOptions(options, 'compactionChat'); // the settings against the model's window too
+  checkCompactionOptions(options, 'compactionChat'); // the settings against the model's window too, when known
   const base = asLanguageModel(options.model);
   const middleware = checkedCompactionMiddleware(options);
   const registry = sessionRegistry(options);
