@@ -8,14 +8,14 @@ import type { ProviderPrompt } from './ai-sdk-types.js';
 import { checkProviderOptions } from './check-provider-options.js';
 import { compactionMiddleware } from './compaction-middleware.js';
 
-/** Whether `compaction` is what the middleware takes: nothing, or an object of `sessionId` only, the id a string with a visible character. */
+/** Whether `compaction` is what the middleware takes: nothing, or an object of `sessionId` only, the id a string with a visible character or `undefined` (none). */
 function isValid(compaction: unknown): boolean {
   if (compaction === undefined) return true;
   if (typeof compaction !== 'object' || compaction === null || Array.isArray(compaction)) return false;
   const keys = Object.keys(compaction).filter((key) => (compaction as Record<string, unknown>)[key] !== undefined);
   if (keys.some((key) => key !== 'sessionId')) return false;
-  if (!('sessionId' in compaction)) return true;
-  const { sessionId } = compaction as { sessionId: unknown };
+  const { sessionId } = compaction as { sessionId?: unknown };
+  if (sessionId === undefined) return true; // none given, or an optional chat id not set: keyed by content
   return typeof sessionId === 'string' && !isBlankString(sessionId);
 }
 

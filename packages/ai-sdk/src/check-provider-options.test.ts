@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { asStream, textResult } from './__fixtures__/model-fixtures.js';
 import { checkProviderOptions } from './check-provider-options.js';
 import { compactionMiddleware } from './compaction-middleware.js';
+import { conversationKey } from './conversation-key.js';
+import { promptToMessages } from './convert-prompt.js';
 
 /** A mistaken `providerOptions.compaction` and the setting its error names. */
 const MISTAKES: [unknown, string][] = [
@@ -14,7 +16,6 @@ const MISTAKES: [unknown, string][] = [
   [{ sessionId: '\n\t' }, 'providerOptions.compaction.sessionId'],
   [{ sessionId: 42 }, 'providerOptions.compaction.sessionId'],
   [{ sessionId: null }, 'providerOptions.compaction.sessionId'],
-  [{ sessionId: undefined }, 'providerOptions.compaction.sessionId'],
   [{ sessionId: ['chat-1'] }, 'providerOptions.compaction.sessionId'],
   [{ sessionID: 'chat-1' }, 'providerOptions.compaction.sessionID'],
   [{ session_id: 'chat-1' }, 'providerOptions.compaction.session_id'],
@@ -54,6 +55,7 @@ describe('checkProviderOptions', () => {
     [{ openai: { reasoningEffort: 'low' } }, undefined],
     [{ compaction: undefined }, undefined],
     [{ compaction: {} }, undefined],
+    [{ compaction: { sessionId: undefined } }, undefined],
     [{ compaction: { sessionId: 'chat-1' } }, 'chat-1'],
     [{ compaction: { sessionId: ' chat-1 ' } }, ' chat-1 '],
     [{ compaction: { sessionId: 'chat-1' }, openai: { store: false } }, 'chat-1'],
@@ -114,5 +116,58 @@ describe('providerOptions.compaction checked at the call that receives it', () =
     await generateText({ model, prompt: 'Where is the parser?', providerOptions: { openai: { store: false } } });
     await generateText({ model, prompt: 'Where is the parser?', providerOptions: { compaction: {} } });
     expect(mock.doGenerateCalls).toHaveLength(3);
+  });
+});
+
+describe('sessionId: undefined (an app’s optional chat id, not set yet) counts as none given', () => {
+  it('the call is sent and keyed by its content, as without providerOptions; the next request finds that conversation', async () => {
+    const chatId: string | undefined = undefined;
+    const { mock, middleware, model } = wrapped();
+    const providerOptions = { compaction: { sessionId: chatId } };
+    const first = await generateText({ model, prompt: 'Where is the parser?', providerOptions });
+    expect(first.text).toBe('ok');
+    expect(mock.doGenerateCalls).toHaveLength(1);
+    const key = conversationKey(promptToMessages(mock.doGenerateCalls[0]!.prompt))!;
+    expect(await middleware.session(key, mock).history()).toHaveLength(1);
+    await generateText({
+      model,
+      messages: [
+        { role: 'user', content: 'Where is the parser?' },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: 'And the lexer?' },
+      ],
+      providerOptions,
+    });
+    expect(mock.doGenerateCalls).toHaveLength(2);
+    const next = conversationKey(promptToMessages(mock.doGenerateCalls[1]!.prompt))!;
+    expect(await middleware.session(next, mock).history()).toHaveLength(3);
+    // No session under the text "undefined": the value is not taken as an id.
+    expect(await middleware.session('undefined', mock).history()).toHaveLength(0);
+  });
+
+  it('the same key as a call with no providerOptions at all', async () => {
+    const one = wrapped();
+    const other = wrapped();
+    await generateText({
+      model: one.model,
+      prompt: 'Where is the parser?',
+      providerOptions: { compaction: { sessionId: undefined } },
+    });
+    await generateText({ model: other.model, prompt: 'Where is the parser?' });
+    const keyOf = (mock: MockLanguageModelV4) => conversationKey(promptToMessages(mock.doGenerateCalls[0]!.prompt));
+    expect(keyOf(one.mock)).toBe(keyOf(other.mock));
+  });
+
+  it('its neighbours stay refused: an empty or blank string, null, a non-string — nothing is sent', async () => {
+    for (const sessionId of ['', '  ', null, 0, false]) {
+      const { mock, model } = wrapped();
+      const error = await generateText({
+        model,
+        prompt: 'Where is the parser?',
+        providerOptions: { compaction: { sessionId } } as never,
+      }).catch((caught: unknown) => caught);
+      expect((error as InvalidSettingsError).setting).toBe('providerOptions.compaction.sessionId');
+      expect(mock.doGenerateCalls).toHaveLength(0);
+    }
   });
 });

@@ -14,8 +14,10 @@ const EXAMPLE = 'providerOptions: { compaction: { sessionId: chatId } }';
  * and gives its `sessionId` (`undefined` when none is given: the conversation is keyed
  * by its content). `compaction` must be an object whose only key is `sessionId`
  * (a misspelled key gets "did you mean"), and `sessionId` core's session id
- * (`checkSessionId`: a string with a visible character; `{ sessionId: undefined }` is
- * an unset variable, not "no id"). Anything else throws `InvalidSettingsError` naming
+ * (`checkSessionId`: a string with a visible character) or `undefined`, which counts as
+ * none given — `sessionId: chatId` from an app whose chat id is optional keys the call by
+ * its content, as it did before the check; `''`, blanks, `null` and non-strings do not
+ * count as none. Anything else throws `InvalidSettingsError` naming
  * `providerOptions.compaction.<key>` — instead of silently keying the call by content,
  * where the chat's own session (what `contextTools` and `stats` read) never sees it.
  *
@@ -37,8 +39,8 @@ export function checkProviderOptions(providerOptions: unknown): string | undefin
     });
   }
   checkOptionKeys(given, KEYS, setting, {}, `${setting}.`);
-  if (!('sessionId' in given)) return undefined;
   const { sessionId } = given as { sessionId?: unknown };
+  if (sessionId === undefined) return undefined; // `sessionId: chatId` with no chat id yet: keyed by content, as before
   checkSessionId(sessionId, { setting: `${setting}.sessionId` });
   return sessionId;
 }
