@@ -107,4 +107,35 @@ describe('compactionContextTools in createAgent', () => {
     expect(stats).toMatchObject({ contextWindow: 8000, compactions: 1, historyMessages: 30 * 4 + 2 });
     expect(stats.contextMessages).toBeLessThan(stats.historyMessages);
   });
+
+  it('one options object serves the middleware and the tools: the middleware keys are its own, the tools leave them', async () => {
+    const events: CompactionEvent[] = [];
+    const model = fakeModel()
+      .respond(toolStep([{ name: 'context_stats', args: {}, id: 'stats_1' }]))
+      .respond(toolStep([{ name: 'compact_context', args: { focus: 'the module list' }, id: 'compact_1' }]))
+      .respond(new AIMessage('ok'));
+    const options = {
+      settings,
+      summarizer: 'structured',
+      mode: 'context',
+      name: 'compaction-main',
+      onEvent: (event: CompactionEvent) => events.push(event),
+    } as const;
+    const agent = createAgent({
+      model,
+      tools: compactionContextTools(options),
+      middleware: [compactionMiddleware(options)],
+      checkpointer: new MemorySaver(),
+    });
+    const result = await agent.invoke(
+      { messages: [...pastConversation(6), new HumanMessage('How full is your context? Then tidy it up.')] },
+      { configurable: { thread_id: 't4' } },
+    );
+    const stats = JSON.parse(result.messages.find((message) => message.name === 'context_stats')!.text);
+    expect(stats).toMatchObject({ contextWindow: 8000, compactions: 0 });
+    // The tools' sessions report nothing to onEvent: the one compaction is the middleware's, asked by the tool.
+    const ends = events.filter((event): event is CompactionEndEvent => event.type === 'compaction:end');
+    expect(ends.map((event) => event.trigger)).toEqual(['manual']);
+    expect(result.messages.at(-1)!.text).toBe('ok');
+  });
 });
