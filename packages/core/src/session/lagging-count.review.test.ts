@@ -256,12 +256,12 @@ describe('the stored count over tool calls that wait for their result (review)',
   }, 60_000);
 });
 
-// defect (wrong figure, small, older than the lagging count): `counted()` goes on from a count taken
+// Was a defect (wrong figure, small, older than the lagging count; fixed in da51aa2): `counted()` went on from a count taken
 // while a tool call waited for its result — a count that holds the context's synthetic "no result"
 // result — and adds the real result, so the settled `countedTokens` overstates the context by the
 // synthetic result (here 193 where a full recount is 169). The memo's step-by-step extension
 // (token-estimate.ts) assumes each message adds its own count, which a repaired context breaks.
-describe.skip('a count that goes on past a tool call answered after it was counted (overstates by the synthetic result)', () => {
+describe('a count that goes on past a tool call answered after it was counted does not overstate by the synthetic result (fixed: da51aa2)', () => {
   it('the settled countedTokens is a full recount', async () => {
     const counter = heuristicCounter();
     const cache = createTokenCache(counter);
