@@ -156,6 +156,19 @@ describe('createContextTools', () => {
     expect((await session.prepare()).compaction).toBeUndefined(); // once
   });
 
+  it('reads a null argument as not given, as strict tool schemas send an optional one; a required one stays required', async () => {
+    const session = await compactedSession();
+    const tools = createContextTools(session);
+    expect(await tools.compact_context.execute({ focus: null } as never)).toMatchObject({
+      requested: true,
+      focus: null,
+    });
+    const limited = await tools.search_history.execute({ query: 'port', limit: null } as never);
+    expect(limited).toEqual(await tools.search_history.execute({ query: 'port' }));
+    await expect(tools.search_history.execute({ query: null } as never)).rejects.toThrow(InvalidToolInputError);
+    await expect(tools.read_message.execute({ id: null } as never)).rejects.toThrow(InvalidToolInputError);
+  });
+
   it('rejects arguments a tool does not take with a typed error the model can read', async () => {
     const tools = createContextTools(await compactedSession());
     await expect(tools.search_history.execute({ query: '' })).rejects.toThrow(InvalidToolInputError);

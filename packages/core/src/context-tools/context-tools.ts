@@ -223,15 +223,18 @@ function objectInput(input: unknown, tool: string, keys: readonly string[]): Rec
   const value = input ?? {};
   if (typeof value !== 'object' || Array.isArray(value))
     throw new InvalidToolInputError(tool, 'its input must be an object');
-  for (const key of Object.keys(value)) {
+  const taken: Record<string, unknown> = {};
+  for (const [key, given] of Object.entries(value)) {
     if (!keys.includes(key)) {
       throw new InvalidToolInputError(
         tool,
         `unknown argument "${key}"${keys.length ? `; it takes ${keys.join(', ')}` : '; it takes no arguments'}`,
       );
     }
+    // A strict tool schema (OpenAI's strict mode) makes optional arguments nullable: null is "not given".
+    if (given !== null) taken[key] = given;
   }
-  return value as Record<string, unknown>;
+  return taken;
 }
 
 function toolInputError(tool: string, key: string, expected: string): InvalidToolInputError {
