@@ -1,4 +1,5 @@
 import { contextTokens } from '../compaction/compact.js';
+import type { Message } from '../messages/types.js';
 import type { ResolvedSettings } from '../settings/compaction-settings.js';
 import type { UsageRecord } from '../store/session-store.js';
 import type { TokenCache } from '../tokens/create-token-cache.js';
@@ -87,7 +88,13 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
       // there): go on from it instead of recounting the history, the stretch after it in one batch.
       memo = { epoch, version, length: pair.length, tokens: pair.tokens };
     }
-    if (memo && memo.epoch === epoch && memo.version === version && memo.length <= upTo && goesOn(memo.length, upTo)) {
+    if (
+      memo &&
+      memo.epoch === epoch &&
+      memo.version === version &&
+      memo.length <= upTo &&
+      goesOn(history, memo.length, upTo)
+    ) {
       for (let index = memo.length; index < upTo; index += 1) memo.tokens += cache.count(history[index]!);
       memo.length = upTo;
       return memo.tokens;
@@ -107,17 +114,6 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
       tokens: contextTokens(history, state, cache.count, counter, built),
     };
     return memo.tokens;
-  }
-
-  /**
-   * Whether a count of the first `from` messages can go on message by message to `to`: not when
-   * either end has a tool call waiting for its result (see `waitsForResult`) — a count taken then
-   * holds a synthetic result the real one replaces, and a context that ends so gets one no
-   * message holds. Then the context is counted again.
-   */
-  function goesOn(from: number, to: number): boolean {
-    const { history } = conversation;
-    return from === to || (!waitsForResult(history, from) && !waitsForResult(history, to));
   }
 
   /** What the provider counts beside the messages, from an exact pair: our count and its figure of one call. */
@@ -196,8 +192,8 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
         const offset = offsetFor(scale);
         const state = conversation.record.state;
         return () => {
-          if (from !== length && (waitsForResult(history, from) || waitsForResult(history, length))) {
-            // A count that cannot go on message by message (see `goesOn`): this moment's context counted again.
+          if (!goesOn(history, from, length)) {
+            // A count that cannot go on message by message: this moment's context counted again.
             const counted = contextTokens(history.slice(0, length), state, cache.count, counter, built);
             return calibratedTokens(counted, scale, offset);
           }
@@ -218,4 +214,14 @@ export function createTokenEstimate(options: TokenEstimateOptions): TokenEstimat
       return Math.round((requested ?? settings.keepRecentTokens) / scale);
     },
   };
+}
+
+/**
+ * Whether a count of the first `from` messages of `history` can go on message by message to
+ * `to`: not when either end has a tool call waiting for its result (see `waitsForResult`) — a
+ * count taken then holds a synthetic result the real one replaces, and a context that ends so
+ * gets one no message holds. Then the context is counted again.
+ */
+function goesOn(history: readonly Message[], from: number, to: number): boolean {
+  return from === to || (!waitsForResult(history, from) && !waitsForResult(history, to));
 }
