@@ -1,4 +1,4 @@
-import { describeValue, InvalidSettingsError } from '@compaction/core';
+import { describeValue, InvalidSettingsError, isBlankString } from '@compaction/core';
 import * as universal from 'langchain/chat_models/universal';
 
 /** LangChain's own table and inference (read through the namespace: an older `langchain` without them checks nothing). */
@@ -36,7 +36,7 @@ export function chatModelProviderOf(id: string): string | undefined | null {
  * ```
  */
 export function checkChatModelId(id: unknown, setting: string): asserts id is string {
-  if (typeof id !== 'string' || id.trim().length === 0) {
+  if (typeof id !== 'string' || isBlankString(id)) {
     throw new InvalidSettingsError({
       setting,
       problem: `must be a model id initChatModel resolves ('openai:gpt-5-mini'), got ${describeValue(id)}`,

@@ -1,4 +1,4 @@
-import { describeValue, InvalidSettingsError } from '@compaction/core';
+import { describeValue, InvalidSettingsError, isBlankString } from '@compaction/core';
 import * as llm from '@mastra/core/llm';
 
 /** Mastra's model router (read through the namespace: a release without it checks nothing but the type). */
@@ -22,7 +22,7 @@ const Router = (llm as { ModelRouterLanguageModel?: new (id: string) => unknown 
  */
 export function checkModelRouterId(id: unknown, setting: string): asserts id is string {
   const advice = "write it as Mastra's model router does: 'provider/model', e.g. 'openai/gpt-5-mini'";
-  if (typeof id !== 'string' || id.trim().length === 0) {
+  if (typeof id !== 'string' || isBlankString(id)) {
     throw new InvalidSettingsError({
       setting,
       problem: `must be a model-router id (${advice}), got ${describeValue(id)}`,

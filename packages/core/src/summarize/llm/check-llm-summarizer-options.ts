@@ -1,5 +1,6 @@
 import { InvalidSettingsError } from '../../errors/invalid-settings-error.js';
 import { checkOptionKeys, describeValue } from '../../settings/check-option-keys.js';
+import { isBlankString } from '../../settings/check-session-id.js';
 import type { SerializeConversationOptions } from '../framing/serialize-conversation.js';
 import type { LlmSummarizerOptions } from './llm-summarizer.js';
 import type { SummaryPrompts } from './summary-prompts.js';
@@ -62,7 +63,7 @@ export function checkSummarizerOptions(options: unknown, where: string): void {
   if (prompt) {
     checkOptionKeys(prompt, Object.keys(PROMPTS), 'prompts', {}, 'prompts.');
     for (const [key, text] of Object.entries(prompt)) {
-      if (text !== undefined && (typeof text !== 'string' || text.trim().length === 0)) {
+      if (text !== undefined && (typeof text !== 'string' || isBlankString(text))) {
         fail(`prompts.${key}`, `must be a non-empty string (the prompt), got ${describeValue(text)}`);
       }
     }
